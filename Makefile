@@ -1,0 +1,60 @@
+# Foundations of Machine Learning: every command a student, an instructor or CI needs.
+# `make lab` and `make test` set everything up on a fresh machine (a .venv beside this file).
+
+PYTHON ?= python3
+VENV   := $(CURDIR)/.venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+# nbgrader calls `alembic` through PATH when it creates a gradebook: the venv comes first.
+export PATH := $(BIN):$(PATH)
+
+# make lab LAB_ARGS="--no-browser --port=8899"  (headless use)
+LAB_ARGS ?=
+# make autograde LECTURE=02-perceptron STUDENT=alice   (both optional)
+LECTURE ?=
+STUDENT ?=
+# make test PYTEST_ARGS="-k perceptron"
+PYTEST_ARGS ?=
+# make release FORCE=1 overwrites notebooks/ even where it has changes git does not know
+FORCE ?=
+
+.PHONY: setup lab test execute release autograde feedback export bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m ipykernel install --sys-prefix --name mlcourse --display-name "Python 3 (ML course)"
+	@touch $(STAMP)
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks $(LAB_ARGS)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -n 2 --dist loadscope \
+		--nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
+		tests solutions $(PYTEST_ARGS)
+
+execute: $(STAMP)
+	$(BIN)/python tools/course.py execute $(LECTURE)
+
+release: $(STAMP)
+	$(BIN)/python tools/course.py release $(if $(FORCE),--force) $(LECTURE)
+
+autograde: $(STAMP)
+	$(BIN)/python tools/course.py autograde $(if $(LECTURE),--lecture $(LECTURE)) $(if $(STUDENT),--student $(STUDENT))
+
+feedback: $(STAMP)
+	$(BIN)/python tools/course.py feedback $(if $(LECTURE),--lecture $(LECTURE)) $(if $(STUDENT),--student $(STUDENT))
+
+export: $(STAMP)
+	$(BIN)/python tools/course.py export
+
+bench: $(STAMP)
+	$(BIN)/python tools/bench.py
+
+clean:
+	rm -rf .pytest_cache .hypothesis build
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

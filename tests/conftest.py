@@ -1,0 +1,31 @@
+"""Shared fixtures: where the course is, its lectures, and a way to run nbgrader."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import matplotlib
+import pytest
+
+matplotlib.use("Agg")
+
+ROOT = Path(__file__).resolve().parent.parent
+LECTURES = sorted(p.parent.name for p in (ROOT / "solutions").glob("*/*.ipynb"))
+
+
+def nbgrader_meta(cell) -> dict:
+    return cell.get("metadata", {}).get("nbgrader", {})
+
+
+def graded_cells(nb) -> list:
+    return [c for c in nb["cells"] if nbgrader_meta(c).get("grade")]
+
+
+def load(path: Path) -> dict:
+    return json.loads(Path(path).read_text())
+
+
+@pytest.fixture(params=LECTURES)
+def lecture(request) -> str:
+    return request.param

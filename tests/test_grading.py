@@ -1,0 +1,348 @@
+"""Tests of ``mlcourse.grading``: every check passes good values and fails bad ones with an
+``AssertionError`` whose message names the variable and the problem; ``forbid`` traps calls."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import numpy as np
+import pytest
+
+from mlcourse import grading, perceptron
+from mlcourse.grading import check_array, check_close, check_equal, check_labels, check_number, forbid
+
+# --------------------------------------------------------------------------- check_array
+
+
+@pytest.mark.parametrize(
+    "value, shape",
+    [(np.zeros((2, 3)), (2, 3)), (np.arange(4), (4,)), (np.float32(1.5) * np.ones(2), [2]),
+     (np.array(3.0), ())],
+)
+def test_check_array_passes_and_returns_good_values(value, shape):
+    assert check_array("w", value, shape) is value
+
+
+@pytest.mark.parametrize(
+    "value, pattern",
+    [
+        ([1.0, 2.0], r"^w should be a NumPy array of shape \(2,\), but it is a list"),
+        ((1.0, 2.0), r"^w should be a NumPy array .* but it is a tuple"),
+        ("12", r"^w should be a NumPy array .* but it is a str"),
+        (3.0, r"^w should be a NumPy array .* but it is a float"),
+        (np.array(["1", "2"]), r"^w should hold numbers, but its dtype is <U1"),
+        (np.array([1.0, 2.0], dtype=object), r"^w should hold numbers, but its dtype is object"),
+        (np.zeros(3), r"^w has shape \(3,\), expected \(2,\)"),
+        (np.zeros((2, 1)), r"^w has shape \(2, 1\), expected \(2,\)"),
+        (np.zeros((1, 2)), r"^w has shape \(1, 2\), expected \(2,\)"),
+        (np.array([1.0, np.nan]), r"^w contains NaN or infinite values"),
+        (np.array([np.inf, 1.0]), r"^w contains NaN or infinite values"),
+    ],
+)
+def test_check_array_fails_bad_values(value, pattern):
+    with pytest.raises(AssertionError, match=pattern):
+        check_array("w", value, (2,))
+
+
+def test_hints_are_appended_to_the_message():
+    with pytest.raises(AssertionError, match=r"^w has shape \(3,\), expected \(2,\): did you add the bias twice\?$"):
+        check_array("w", np.zeros(3), (2,), hint="did you add the bias twice?")
+    with pytest.raises(AssertionError, match=r": look at the sign$"):
+        check_close("b", 1.0, -1.0, hint="look at the sign")
+
+
+# --------------------------------------------------------------------------- check_labels
+
+
+@pytest.mark.parametrize("value", [np.array([-1, 1, 1]), np.array([1.0, -1.0, 1.0]), np.array([-1, -1, -1])])
+def test_check_labels_passes_good_labels(value):
+    assert check_labels("y_hat", value, 3) is value
+
+
+@pytest.mark.parametrize(
+    "value, pattern",
+    [
+        ([-1, 1, 1], r"^y_hat should be a NumPy array of shape \(3,\), but it is a list"),
+        (np.array([0, 1, -1]), r"^y_hat should hold labels -1 and \+1 only, but has (np\.int64\()?0\)? at index 0$"),
+        (np.array([1, -1, 2]), r"^y_hat should hold labels -1 and \+1 only, but has (np\.int64\()?2\)? at index 2$"),
+        (np.array([1.0, 0.5, -1.0]), r"^y_hat should hold labels .* but has (np\.float64\()?0\.5\)? at index 1$"),
+        (np.array([1.0, np.nan, -1.0]), r"^y_hat contains NaN"),
+        (np.array([-1, 1]), r"^y_hat has shape \(2,\), expected \(3,\)"),
+        (np.array([[-1, 1, 1]]), r"^y_hat has shape \(1, 3\), expected \(3,\)"),
+        (np.array([True, True, True]), r"^y_hat should hold labels -1 and \+1, but it is an array of booleans"),
+        (np.array([True, False, True]), r"^y_hat should hold labels -1 and \+1, but it is an array of booleans"),
+        (np.array(["-1", "1", "1"]), r"^y_hat should hold numbers"),
+    ],
+)
+def test_check_labels_fails_bad_values(value, pattern):
+    with pytest.raises(AssertionError, match=pattern):
+        check_labels("y_hat", value, 3)
+
+
+# --------------------------------------------------------------------------- check_number
+
+
+@pytest.mark.parametrize("value", [3, 3.5, -0.25, np.float64(2.0), np.float32(0.5), np.int64(4)])
+def test_check_number_passes_numbers(value):
+    out = check_number("gamma", value)
+    assert type(out) is float and out == float(value)
+
+
+@pytest.mark.parametrize("value", [3, np.int64(4), np.uint8(7)])
+def test_check_number_integer_passes_integers(value):
+    out = check_number("k", value, integer=True)
+    assert type(out) is int and out == int(value)
+
+
+@pytest.mark.parametrize(
+    "value, integer, pattern",
+    [
+        (True, False, r"^gamma should be a number, but it is a bool \(True\)"),
+        (np.True_, False, r"^gamma should be a number, but it is a bool"),
+        (False, True, r"^gamma should be an integer, but it is a bool"),
+        ("0.5", False, r"^gamma should be a number, but it is a str \('0.5'\)"),
+        (None, False, r"^gamma should be a number, but it is a NoneType"),
+        ([0.5], False, r"^gamma should be a number, but it is a list"),
+        (np.array([0.5]), False, r"^gamma should be a number, but it is a ndarray"),
+        (np.array(0.5), False, r"^gamma should be a number, but it is a ndarray"),
+        (3.0, True, r"^gamma should be an integer, but it is a float \(3.0\)"),
+        (np.float64(3.0), True, r"^gamma should be an integer, but it is a float64"),
+        (float("nan"), False, r"^gamma should be finite, but it is nan"),
+        (np.inf, False, r"^gamma should be finite, but it is inf"),
+        (-np.inf, False, r"^gamma should be finite, but it is -inf"),
+    ],
+)
+def test_check_number_fails_bad_values(value, integer, pattern):
+    with pytest.raises(AssertionError, match=pattern):
+        check_number("gamma", value, integer=integer)
+
+
+def test_check_number_truncates_a_long_value_in_its_message():
+    with pytest.raises(AssertionError) as info:
+        check_number("gamma", "x" * 500)
+    assert len(str(info.value)) < 150
+
+
+# --------------------------------------------------------------------------- check_close
+
+
+@pytest.mark.parametrize(
+    "got, expected",
+    [
+        (1.0, 1.0),
+        (1.0 + 1e-9, 1.0),
+        (np.float64(0.1 + 0.2), 0.3),
+        (3, 3.0),
+        (np.array([1.0, 2.0, 3.0]), np.array([1.0, 2.0, 3.0 + 1e-10])),
+        (np.eye(2), np.eye(2)),
+    ],
+)
+def test_check_close_passes_close_values(got, expected):
+    assert check_close("loss", got, expected) is got
+
+
+@pytest.mark.parametrize(
+    "got, expected, pattern",
+    [
+        (1.1, 1.0, r"^loss is 1.1, expected 1$"),
+        (np.float64(-2.0), 2.0, r"^loss is -2, expected 2$"),
+        (np.array([1.0, 2.5, 3.0]), np.array([1.0, 2.0, 3.0]),
+         r"^loss differs from the expected value at 1 of 3 entries; first at index \(1,\): got 2.5, expected 2$"),
+        (np.array([[1.0, 0.0], [0.0, 0.0]]), np.eye(2),
+         r"^loss differs .* at 1 of 4 entries; first at index \(1, 1\): got 0, expected 1$"),
+        (np.zeros(3), np.zeros(2), r"^loss has shape \(3,\), expected \(2,\)"),
+        (np.zeros((2, 1)), np.zeros(2), r"^loss has shape \(2, 1\), expected \(2,\)"),
+        (np.array([1.0]), 1.0, r"^loss has shape \(1,\), expected \(\)"),
+        (float("nan"), 1.0, r"^loss is nan, expected 1"),
+        (np.array([np.nan, 1.0]), np.array([1.0, 1.0]), r"^loss differs .* first at index \(0,\): got nan"),
+        ("1.0", 1.0, r"^loss should be a number or an array of numbers, but it is a str \('1.0'\)"),
+        (True, 1.0, r"^loss should be a number or an array of numbers, but it is a bool"),
+        (np.array([True, False]), np.array([1.0, 0.0]), r"^loss should be a number or an array of numbers"),
+        (None, 1.0, r"^loss should be a number or an array of numbers, but it is a NoneType"),
+        ([[1.0, 2.0], [3.0]], np.zeros((2, 2)), r"^loss should be a number or an array of numbers, but it is a list"),
+    ],
+)
+def test_check_close_fails_bad_values(got, expected, pattern):
+    with pytest.raises(AssertionError, match=pattern):
+        check_close("loss", got, expected)
+
+
+def test_check_close_tolerances_are_used():
+    check_close("loss", 1.05, 1.0, rtol=0.1)
+    with pytest.raises(AssertionError, match="^loss is 1.05"):
+        check_close("loss", 1.05, 1.0, rtol=0.01)
+    check_close("loss", 1e-3, 0.0, atol=1e-2)
+    with pytest.raises(AssertionError, match="^loss is 0.001, expected 0"):
+        check_close("loss", 1e-3, 0.0)
+
+
+# --------------------------------------------------------------------------- check_equal
+
+
+@pytest.mark.parametrize(
+    "got, expected",
+    [(3, 3), (np.int64(3), 3), (3, np.int32(3)), ("relu", "relu"), (True, True), (np.True_, True),
+     (False, np.False_), (None, None)],
+)
+def test_check_equal_passes_equal_values(got, expected):
+    assert check_equal("answer", got, expected) is got
+
+
+@pytest.mark.parametrize(
+    "got, expected, pattern",
+    [
+        (4, 3, r"^answer is 4, expected 3$"),
+        (np.int64(2), 3, r"^answer is (np\.int64\()?2\)?, expected 3$"),
+        ("tanh", "relu", r"^answer is 'tanh', expected 'relu'$"),
+        (False, True, r"^answer is False, expected True$"),
+        (np.False_, True, r"^answer is (np\.)?False_?, expected True$"),
+        (True, 1, r"^answer should be a int, but it is a bool$"),
+        (np.True_, 1, r"^answer should be a int, but it is a bool$"),
+        (1, True, r"^answer should be a bool, but it is a int$"),
+        (0, False, r"^answer should be a bool, but it is a int$"),
+        ("3", 3, r"^answer should be a int, but it is a str$"),
+        (3.0, 3, r"^answer should be a int, but it is a float$"),
+        ([3], 3, r"^answer should be a int, but it is a list$"),
+    ],
+)
+def test_check_equal_fails_bad_values(got, expected, pattern):
+    with pytest.raises(AssertionError, match=pattern):
+        check_equal("answer", got, expected)
+
+
+# --------------------------------------------------------------------------- forbid
+
+TARGET = "mlcourse.perceptron.train_perceptron"
+X = np.array([[1.0, 2.0], [-1.0, 0.5], [2.0, -1.0]])
+Y = np.array([1, -1, 1])
+
+
+@pytest.fixture
+def original():
+    fn = perceptron.train_perceptron
+    yield fn
+    assert perceptron.train_perceptron is fn  # every test leaves the module as it found it
+
+
+def student_namespace(original_fn, body):
+    """A notebook-like globals() dict: the library function bound under another name, and a
+    student function (defined by exec, so it looks its globals up in this dict) with ``body``."""
+    ns = {"np": np, "fit": original_fn, "unrelated": len}
+    exec("def solve(X, y):\n" + "".join(f"    {line}\n" for line in body), ns)
+    return ns
+
+
+def test_forbid_traps_a_direct_call_of_the_module_attribute(original):
+    with pytest.raises(AssertionError, match=r"^your code called mlcourse\.perceptron\.train_perceptron: "
+                                             r"this exercise asks you to write it yourself$"):
+        with forbid({}, TARGET):
+            perceptron.train_perceptron(X, Y)
+    assert perceptron.train_perceptron is original
+
+
+def test_forbid_traps_a_name_bound_in_the_namespace(original):
+    ns = student_namespace(original, ["return fit(X, y).w"])
+    with pytest.raises(AssertionError, match=r"train_perceptron"):
+        with forbid(ns, TARGET):
+            ns["solve"](X, Y)
+    assert ns["fit"] is original
+    assert perceptron.train_perceptron is original
+    assert ns["unrelated"] is len
+    # after the block the student's function works again
+    np.testing.assert_array_equal(ns["solve"](X, Y), original(X, Y).w)
+
+
+def test_forbid_traps_a_call_the_student_code_swallows(original):
+    ns = student_namespace(original, ["try:", "    return fit(X, y).w", "except Exception:",
+                                      "    return np.zeros(2)"])
+    with pytest.raises(AssertionError, match=r"your code called mlcourse\.perceptron\.train_perceptron"):
+        with forbid(ns, TARGET):
+            out = ns["solve"](X, Y)
+            np.testing.assert_array_equal(out, 0.0)  # the block itself carries on
+    assert ns["fit"] is original
+
+
+def test_forbid_reports_the_call_even_when_the_block_then_fails_otherwise(original):
+    ns = student_namespace(original, ["try:", "    return fit(X, y).w", "except Exception:",
+                                      "    return None"])
+    with pytest.raises(AssertionError, match=r"your code called mlcourse\.perceptron\.train_perceptron"):
+        with forbid(ns, TARGET):
+            check_array("w", ns["solve"](X, Y), (2,))
+
+
+def test_forbid_uses_the_given_reason(original):
+    with pytest.raises(AssertionError, match=r"train_perceptron: use the update rule$"):
+        with forbid({}, TARGET, why="use the update rule"):
+            perceptron.train_perceptron(X, Y)
+
+
+def test_forbid_traps_an_import_inside_the_block(original):
+    with pytest.raises(AssertionError, match="train_perceptron"):
+        with forbid({}, TARGET):
+            from mlcourse.perceptron import train_perceptron as tp
+
+            tp(X, Y)
+
+
+def test_forbid_passes_code_that_does_not_call_the_targets(original):
+    ns = student_namespace(original, ["w = np.zeros(X.shape[1])", "for x_i, y_i in zip(X, y):",
+                                      "    if y_i * (w @ x_i) <= 0:", "        w = w + y_i * x_i",
+                                      "return w"])
+    with forbid(ns, TARGET, "mlcourse.perceptron.pocket"):
+        w = ns["solve"](X, Y)
+        assert ns["fit"] is not original  # trapped during the block
+        perceptron.n_mistakes(w, X, Y)  # other library functions stay usable
+    np.testing.assert_array_equal(w, original(X, Y, max_epochs=1).w)
+    assert ns["fit"] is original
+
+
+def test_forbid_lets_unrelated_errors_through_and_still_restores(original):
+    ns = {"fit": original}
+    with pytest.raises(KeyError, match="boom"):
+        with forbid(ns, TARGET):
+            raise KeyError("boom")
+    assert ns["fit"] is original
+
+
+def test_forbid_with_a_misspelt_target_leaves_nothing_trapped(original):
+    ns = {"fit": original}
+    with pytest.raises(AttributeError):
+        with forbid(ns, TARGET, "mlcourse.perceptron.no_such_function"):
+            pass  # pragma: no cover
+    assert ns["fit"] is original  # the fixture checks the module attribute
+
+
+def test_forbid_blocks_importing_a_module_not_imported_yet(original):
+    name = "tabnanny"
+    if name in sys.modules:
+        pytest.skip(f"{name} is already imported in this process")
+    try:
+        with forbid({}, f"{name}.check"):
+            with pytest.raises(ImportError):
+                importlib.import_module(name)
+            with pytest.raises(ImportError):
+                exec(f"import {name}", {})
+        assert name not in sys.modules  # the block left no trace
+        module = importlib.import_module(name)  # importable again
+        assert callable(module.check)
+    finally:
+        sys.modules.pop(name, None)
+
+
+def test_forbid_restores_after_a_trapped_call_inside_nested_code(original):
+    calls = []
+
+    def helper():
+        calls.append(1)
+        return perceptron.train_perceptron(X, Y)
+
+    with pytest.raises(AssertionError, match="train_perceptron"):
+        with forbid({}, TARGET):
+            helper()
+    assert calls == [1]
+    assert helper().converged  # restored: the real function runs again
+
+
+def test_forbidden_call_exception_is_exported():
+    assert issubclass(grading.ForbiddenCall, Exception)

@@ -1,0 +1,224 @@
+"""Tests of ``mlcourse.plotting`` and ``mlcourse.widgets`` on the non-interactive Agg backend."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.collections import PathCollection  # noqa: E402
+from matplotlib.colors import to_rgba  # noqa: E402
+from matplotlib.contour import ContourSet  # noqa: E402
+
+from mlcourse import data, perceptron, plotting, widgets  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    plt.switch_backend("Agg")
+    yield
+    plt.close("all")
+
+
+def new_axes(xlim=(-2.0, 3.0), ylim=(-1.0, 4.0)):
+    fig, ax = plt.subplots(figsize=(4, 4), dpi=100)
+    ax.set_xlim(*xlim)
+    ax.set_ylim(*ylim)
+    return fig, ax
+
+
+# --------------------------------------------------------------------------- plot_points
+
+
+def test_plot_points_draws_one_scatter_per_class_in_the_class_style():
+    X, y = data.two_gaussians(25, rng=0)
+    ax = plotting.plot_points(X, y)
+    scatters = [c for c in ax.collections if isinstance(c, PathCollection)]
+    assert len(scatters) == 2
+    by_label = {c.get_label(): c for c in scatters}
+    for label, style in plotting.CLASS_STYLE.items():
+        collection = by_label[style["label"]]
+        np.testing.assert_array_equal(collection.get_offsets(), X[y == label])
+        np.testing.assert_allclose(collection.get_facecolor()[0], to_rgba(style["color"]))
+    legend = ax.get_legend()
+    assert legend is not None
+    assert [t.get_text() for t in legend.get_texts()] == [plotting.CLASS_STYLE[k]["label"] for k in (-1, 1)]
+
+
+def test_plot_points_uses_the_given_axes_and_can_skip_the_legend():
+    fig, ax = plt.subplots()
+    out = plotting.plot_points([[0.0, 1.0], [1.0, 0.0]], [1, -1], ax=ax, legend=False)
+    assert out is ax
+    assert ax.get_legend() is None
+    assert len(fig.axes) == 1
+
+
+@pytest.mark.parametrize(
+    "X, y, pattern",
+    [
+        (np.zeros((4, 3)), np.ones(4), r"plot_points draws 2-d points; X has shape \(4, 3\)"),
+        (np.zeros((4, 1)), np.ones(4), r"X has shape \(4, 1\)"),
+        (np.zeros(4), np.ones(4), r"^X must be a 2-d array"),
+        (np.zeros((4, 2)), np.ones(3), r"^y must have shape \(4,\)"),
+        (np.zeros((4, 2)), np.array([0, 1, 1, 1]), r"^y must hold labels"),
+    ],
+)
+def test_plot_points_rejects_bad_input(X, y, pattern):
+    with pytest.raises(ValueError, match=pattern):
+        plotting.plot_points(X, y)
+
+
+# --------------------------------------------------------------------------- plot_boundary
+
+
+@pytest.mark.parametrize(
+    "w",
+    [(0.5, 1.0, -2.0),  # flat line: drawn across the x range
+     (0.5, 3.0, 1.0),  # steep line: drawn across the y range
+     (-1.0, 0.0, 1.0),  # horizontal y = 1
+     (-1.0, 1.0, 0.0)],  # vertical x = 1
+)
+def test_plot_boundary_with_bias_draws_the_zero_line(w):
+    fig, ax = new_axes()
+    limits = ax.get_xlim(), ax.get_ylim()
+    line = plotting.plot_boundary(np.array(w), ax)
+    assert line in ax.lines
+    xs, ys = line.get_xdata(), line.get_ydata()
+    assert len(xs) == 2
+    b, w1, w2 = w
+    np.testing.assert_allclose(b + w1 * xs + w2 * ys, 0.0, atol=1e-12)
+    assert (ax.get_xlim(), ax.get_ylim()) == limits  # the view is not changed
+    # the segment spans the visible range along the axis it is parametrised by
+    if abs(w2) >= abs(w1):
+        np.testing.assert_allclose(sorted(xs), limits[0])
+    else:
+        np.testing.assert_allclose(sorted(ys), limits[1])
+
+
+def test_plot_boundary_without_bias_passes_through_the_origin():
+    fig, ax = new_axes((-1, 1), (-1, 1))
+    line = plotting.plot_boundary([2.0, 1.0], ax, bias=False)
+    xs, ys = line.get_xdata(), line.get_ydata()
+    np.testing.assert_allclose(2.0 * xs + 1.0 * ys, 0.0, atol=1e-12)
+    # the line through the origin: the points are collinear with 0
+    assert xs[0] * ys[1] - xs[1] * ys[0] == pytest.approx(0.0, abs=1e-12)
+
+
+def test_plot_boundary_passes_the_line_style_on():
+    fig, ax = new_axes()
+    default = plotting.plot_boundary([0.0, 1.0, 1.0], ax)
+    assert to_rgba(default.get_color()) == to_rgba("k")
+    styled = plotting.plot_boundary([0.0, 1.0, 1.0], ax, color="r", linestyle="--", label="w")
+    assert to_rgba(styled.get_color()) == to_rgba("r")
+    assert styled.get_linestyle() == "--" and styled.get_label() == "w"
+
+
+def test_plot_boundary_of_the_zero_vector_draws_nothing():
+    fig, ax = new_axes()
+    assert plotting.plot_boundary([1.0, 0.0, 0.0], ax) is None
+    assert plotting.plot_boundary([0.0, 0.0], ax, bias=False) is None
+    assert len(ax.lines) == 0
+
+
+@pytest.mark.parametrize("w, bias", [([1.0, 2.0], True), ([1.0, 2.0, 3.0], False), ([[1.0, 2.0, 3.0]], True)])
+def test_plot_boundary_rejects_a_w_of_the_wrong_shape(w, bias):
+    fig, ax = new_axes()
+    with pytest.raises(ValueError, match=r"^w "):
+        plotting.plot_boundary(w, ax, bias=bias)
+
+
+# --------------------------------------------------------------------------- plot_regions
+
+
+def _pixel(fig, ax, point):
+    """RGB (0..1) of the rendered figure at a data point of ``ax``."""
+    fig.canvas.draw()
+    image = np.asarray(fig.canvas.buffer_rgba())
+    x_disp, y_disp = ax.transData.transform(point)
+    row, col = image.shape[0] - int(round(y_disp)), int(round(x_disp))
+    return image[row, col, :3] / 255.0
+
+
+def test_plot_regions_shades_each_side_in_its_class_colour():
+    fig, ax = new_axes((-1.0, 1.0), (-1.0, 1.0))
+    seen = []
+
+    def predict(P):
+        seen.append(P.copy())
+        # the lifted linear classifier with boundary x1 = 0.2 (w = (-0.2, 1, 0))
+        return perceptron.predict([-0.2, 1.0, 0.0], perceptron.add_bias(P))
+
+    alpha = 0.3
+    out = plotting.plot_regions(predict, ax, resolution=60, alpha=alpha)
+    assert out is ax
+    # predict is called once on the whole grid spanning the current limits
+    assert len(seen) == 1 and seen[0].shape == (60 * 60, 2)
+    np.testing.assert_allclose(seen[0].min(axis=0), [-1.0, -1.0])
+    np.testing.assert_allclose(seen[0].max(axis=0), [1.0, 1.0])
+    assert ax.get_xlim() == (-1.0, 1.0) and ax.get_ylim() == (-1.0, 1.0)
+    contours = [c for c in ax.collections if isinstance(c, ContourSet)]
+    assert len(contours) == 1 and contours[0].filled
+    # rendered colours: the class colour blended with alpha over the white background
+    for point, label in [((0.7, 0.5), 1), ((-0.6, -0.4), -1), ((0.5, -0.8), 1), ((-0.1, 0.9), -1)]:
+        expected = alpha * np.array(to_rgba(plotting.CLASS_STYLE[label]["color"])[:3]) + (1 - alpha)
+        np.testing.assert_allclose(_pixel(fig, ax, point), expected, atol=3 / 255)
+
+
+# --------------------------------------------------------------------------- widgets
+
+
+def _independent_run(gamma, seed, n=40):
+    sample = data.separable_with_margin(n, 2, gamma, rng=seed)
+    run = perceptron.train_perceptron(sample.X, sample.y)
+    R = np.linalg.norm(sample.X, axis=1).max()
+    gamma_w = (sample.y * (sample.X @ sample.w_star)).min() / np.linalg.norm(sample.w_star)
+    return run.n_mistakes, (R / gamma_w) ** 2
+
+
+@pytest.mark.parametrize("gamma, seed", [(0.05, 0), (0.2, 3), (0.4, 11)])
+def test_draw_perceptron_step_returns_mistakes_and_the_novikoff_bound(gamma, seed):
+    expected_mistakes, expected_bound = _independent_run(gamma, seed)
+    for step in (0, 1, expected_mistakes, expected_mistakes + 50):  # past the end is clamped
+        plt.close("all")
+        mistakes, bound = widgets.draw_perceptron_step(gamma, seed, step)
+        assert mistakes == expected_mistakes
+        assert bound == pytest.approx(expected_bound)
+        assert mistakes <= bound
+        fig = plt.gcf()
+        plane, bars = fig.axes
+        shown = min(step, mistakes)
+        # w = 0 misclassifies every point; the final w misclassifies none
+        if shown == 0:
+            assert "40 of 40 points misclassified" in plane.get_title()
+        if shown == mistakes:
+            assert "0 of 40 points misclassified" in plane.get_title()
+        heights = [p.get_height() for p in bars.patches]
+        assert heights == pytest.approx([shown, mistakes, bound])
+
+
+def test_perceptron_stepper_builds_and_follows_the_margin_slider():
+    import ipywidgets as W
+
+    box = widgets.perceptron_stepper()
+    assert isinstance(box, W.VBox)
+    (gamma, seed), (play, step) = box.children[0].children, box.children[1].children
+    assert isinstance(gamma, W.FloatSlider) and isinstance(seed, W.IntSlider)
+    assert isinstance(play, W.Play) and isinstance(step, W.IntSlider)
+    assert isinstance(box.children[2], W.Output)
+
+    expected, _ = _independent_run(round(gamma.value, 3), seed.value)
+    assert step.max == play.max == max(expected, 1)
+
+    step.value = step.max
+    for new_gamma in (0.3, 0.04, 0.5):
+        gamma.value = new_gamma
+        expected, _ = _independent_run(new_gamma, seed.value)
+        assert step.max == play.max == max(expected, 1)
+        assert step.value == 0  # a new run starts from its first update
+
+    seed.value = 7
+    expected, _ = _independent_run(round(gamma.value, 3), 7)
+    assert step.max == max(expected, 1)

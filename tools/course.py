@@ -1,0 +1,152 @@
+"""The course's command line: the Makefile's release, execute, autograde, feedback and export.
+
+    python tools/course.py execute   [LECTURE ...]    re-run solution notebooks, save their outputs
+    python tools/course.py release   [--force] [LECTURE ...]
+    python tools/course.py autograde [--lecture L] [--student S]
+    python tools/course.py feedback  [--lecture L] [--student S]
+    python tools/course.py export
+
+Run from anywhere; it works in the course root (the folder holding nbgrader_config.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+KERNEL = "mlcourse"
+CELL_TIMEOUT = 120  # seconds, when executing solution notebooks
+
+
+def lectures(root: Path = ROOT) -> list[str]:
+    """Names of the lectures: the folders of solutions/ that hold a notebook."""
+    return sorted(p.parent.name for p in (root / "solutions").glob("*/*.ipynb"))
+
+
+def check_lectures(names, root: Path = ROOT) -> list[str]:
+    """Return ``names`` (all lectures when empty), or exit naming the unknown ones."""
+    known = lectures(root)
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        sys.exit(f"unknown lecture(s) {', '.join(unknown)}; the lectures are: {', '.join(known)}")
+    return list(names) or known
+
+
+def nbgrader(*args: str, root: Path = ROOT, check: bool = True) -> subprocess.CompletedProcess:
+    """Run an nbgrader command in ``root`` with this Python's bin/ first on PATH (for alembic)."""
+    env = dict(os.environ)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    cmd = [sys.executable, "-m", "nbgrader", *args]
+    return subprocess.run(cmd, cwd=root, env=env, check=check)
+
+
+def execute_notebook(path: Path, timeout: int = CELL_TIMEOUT) -> None:
+    """Run a notebook top to bottom in a fresh kernel and save it with its outputs.
+
+    No timing or widget state is kept, so re-running it changes nothing but real outputs.
+    """
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(nb, kernel_name=KERNEL, timeout=timeout, record_timing=False,
+                            resources={"metadata": {"path": str(path.parent)}})
+    client.execute()
+    nb.metadata.pop("widgets", None)
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)
+    nbformat.write(nb, path)
+
+
+def cmd_execute(args) -> None:
+    for name in check_lectures(args.lectures):
+        for path in sorted((ROOT / "solutions" / name).glob("*.ipynb")):
+            print(f"executing {path.relative_to(ROOT)}", flush=True)
+            execute_notebook(path)
+
+
+def modified_release_files(names, root: Path = ROOT) -> list[str]:
+    """Files under notebooks/ of these lectures that differ from git's HEAD (or git does not know)."""
+    paths = [f"notebooks/{n}" for n in names]
+    try:
+        out = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all", "--", *paths],
+                             cwd=root, check=True, capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return []  # not a git checkout: nothing to compare with
+    return sorted(line[3:] for line in out.splitlines())
+
+
+def cmd_release(args) -> None:
+    names = check_lectures(args.lectures)
+    changed = modified_release_files(names)
+    if changed and not args.force:
+        sys.exit("notebooks/ has changes that a release would overwrite:\n  " + "\n  ".join(changed)
+                 + "\nSave them elsewhere (or commit them), or run `make release FORCE=1` to overwrite.")
+    for name in names:
+        nbgrader("generate_assignment", name, "--force", "--log-level=WARN")
+        print(f"released notebooks/{name}")
+
+
+def sync_gradebook(names) -> None:
+    """Record the lectures' cells in the gradebook without touching notebooks/ (autograde needs them)."""
+    for name in names:
+        nbgrader("generate_assignment", name, "--force", "--log-level=WARN",
+                 "--CourseDirectory.release_directory=build/release")
+
+
+def submitted_lectures(student: str | None) -> list[str]:
+    base = ROOT / "submitted"
+    pattern = f"{student or '*'}/*"
+    return sorted({p.name for p in base.glob(pattern) if p.is_dir()})
+
+
+def cmd_autograde(args) -> None:
+    if not (ROOT / "submitted").is_dir():
+        sys.exit("nothing to grade: collect submissions into submitted/<student>/<lecture>/ first")
+    names = check_lectures([args.lecture] if args.lecture else submitted_lectures(args.student))
+    sync_gradebook(names)
+    for name in names:
+        extra = [f"--student={args.student}"] if args.student else []
+        print(f"autograding {name}", flush=True)
+        nbgrader("autograde", name, *extra, check=False)
+
+
+def cmd_feedback(args) -> None:
+    names = check_lectures([args.lecture] if args.lecture else submitted_lectures(args.student))
+    for name in names:
+        extra = [f"--student={args.student}"] if args.student else []
+        nbgrader("generate_feedback", name, "--force", *extra, check=False)
+
+
+def cmd_export(args) -> None:
+    nbgrader("export", "--to=grades.csv")
+    print("wrote grades.csv")
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("execute", help="re-run solution notebooks and save their outputs")
+    p.add_argument("lectures", nargs="*")
+    p.set_defaults(func=cmd_execute)
+    p = sub.add_parser("release", help="regenerate notebooks/ from solutions/")
+    p.add_argument("lectures", nargs="*")
+    p.add_argument("--force", action="store_true", help="overwrite changes in notebooks/")
+    p.set_defaults(func=cmd_release)
+    for name, func in (("autograde", cmd_autograde), ("feedback", cmd_feedback)):
+        p = sub.add_parser(name)
+        p.add_argument("--lecture")
+        p.add_argument("--student")
+        p.set_defaults(func=func)
+    p = sub.add_parser("export", help="write grades.csv")
+    p.set_defaults(func=cmd_export)
+    args = parser.parse_args(argv)
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()
