@@ -1,0 +1,108 @@
+"""End to end grading in a scratch course: release, collect, autograde, export.
+
+Four students per lecture:
+- ``perfect`` hands in a copy of the solution notebook;
+- ``filled`` hands in the release with every answer filled in from the solution, as a student would;
+- ``untouched`` hands in the release as it was given;
+- ``one_wrong`` hands in the filled release with the first exercise left as the stub.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+import shutil
+
+import nbformat
+import pytest
+from nbgrader.api import Gradebook
+
+from conftest import LECTURES, ROOT, nbgrader_meta
+
+import course
+
+STUDENTS = ("perfect", "filled", "untouched", "one_wrong")
+
+
+def filled_release(release, solution):
+    """The release with the solution's source put back into every answer cell."""
+    answers = {nbgrader_meta(c)["grade_id"]: c.source for c in solution.cells if nbgrader_meta(c).get("solution")}
+    filled = nbformat.from_dict(release)
+    for cell in filled.cells:
+        meta = nbgrader_meta(cell)
+        if meta.get("solution"):
+            cell.source = strip_delimiters(answers[meta["grade_id"]])
+    return filled
+
+
+def strip_delimiters(source: str) -> str:
+    return "\n".join(line for line in source.splitlines() if not re.match(r"\s*### (BEGIN|END) SOLUTION", line))
+
+
+def first_exercise(nb):
+    """grade_id and points of the first code answer cell and the test cell that follows it."""
+    for cell, after in zip(nb.cells, nb.cells[1:]):
+        if cell.cell_type == "code" and nbgrader_meta(cell).get("solution") and nbgrader_meta(after).get("grade"):
+            return nbgrader_meta(cell)["grade_id"], nbgrader_meta(after)["points"]
+    raise AssertionError("no code exercise found")
+
+
+@pytest.fixture(scope="module")
+def graded_course(tmp_path_factory):
+    root = tmp_path_factory.mktemp("course")
+    shutil.copy(ROOT / "nbgrader_config.py", root)
+    shutil.copytree(ROOT / "solutions", root / "solutions")
+    for name in LECTURES:
+        course.nbgrader("generate_assignment", name, "--log-level=WARN", root=root)
+        for sol_path in sorted((root / "solutions" / name).glob("*.ipynb")):
+            solution = nbformat.read(sol_path, as_version=4)
+            release = nbformat.read(root / "notebooks" / name / sol_path.name, as_version=4)
+            filled = filled_release(release, solution)
+            wrong = nbformat.from_dict(filled)
+            wrong_id, _ = first_exercise(solution)
+            for cell, original in zip(wrong.cells, release.cells):
+                if nbgrader_meta(cell).get("grade_id") == wrong_id:
+                    cell.source = original.source
+            for student, nb in zip(STUDENTS, (solution, filled, release, wrong)):
+                target = root / "submitted" / student / name / sol_path.name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                nbformat.write(nb, target)
+        course.nbgrader("autograde", name, "--log-level=WARN", root=root)
+    course.nbgrader("export", "--to=grades.csv", "--log-level=WARN", root=root)
+    return root
+
+
+def code_scores(root, name):
+    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
+        return {s: (gb.find_submission(name, s).code_score, gb.find_submission(name, s).max_code_score)
+                for s in STUDENTS}
+
+
+@pytest.mark.parametrize("name", LECTURES)
+def test_solutions_grade_to_full_marks(graded_course, name):
+    scores = code_scores(graded_course, name)
+    for student in ("perfect", "filled"):
+        score, top = scores[student]
+        assert top > 0 and score == top, f"{name}: {student} scored {score} of {top} autograded points"
+
+
+@pytest.mark.parametrize("name", LECTURES)
+def test_untouched_release_grades_to_zero(graded_course, name):
+    score, top = code_scores(graded_course, name)["untouched"]
+    assert score == 0, f"{name}: the untouched release scored {score} of {top}"
+
+
+@pytest.mark.parametrize("name", LECTURES)
+def test_one_wrong_exercise_loses_exactly_its_points(graded_course, name):
+    solution = nbformat.read(next((ROOT / "solutions" / name).glob("*.ipynb")), as_version=4)
+    exercise, points = first_exercise(solution)
+    score, top = code_scores(graded_course, name)["one_wrong"]
+    assert score == top - points, f"{name}: leaving {exercise} ({points} points) undone gave {score} of {top}"
+
+
+def test_export_has_a_row_per_student_and_lecture(graded_course):
+    with open(graded_course / "grades.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    got = {(r["student_id"], r["assignment"]): float(r["score"]) for r in rows}
+    expected = {(s, n): code_scores(graded_course, n)[s][0] for n in LECTURES for s in STUDENTS}
+    assert got == expected

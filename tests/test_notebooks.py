@@ -1,0 +1,50 @@
+"""nbgrader's validation of every lecture, and the release run as a student first opens it.
+
+(The solutions' outputs are checked by nbval, which `make test` runs on solutions/.)
+"""
+
+from __future__ import annotations
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from nbgrader.validator import Validator
+
+from conftest import LECTURES, ROOT, nbgrader_meta
+
+
+def notebooks(folder: str):
+    return [p for name in LECTURES for p in sorted((ROOT / folder / name).glob("*.ipynb"))]
+
+
+@pytest.mark.parametrize("path", notebooks("solutions"), ids=lambda p: p.parent.name)
+def test_solution_passes_nbgrader_validation(path):
+    result = Validator().validate(str(path))
+    assert result == {}, f"{path.relative_to(ROOT)} fails its own tests: {str(result)[:2000]}"
+
+
+@pytest.mark.parametrize("path", notebooks("notebooks"), ids=lambda p: p.parent.name)
+def test_untouched_release_fails_every_test(path):
+    result = Validator().validate(str(path))
+    failed_sources = {f["source"] for f in result.get("failed", [])}
+    nb = nbformat.read(path, as_version=4)
+    tests = [c.source for c in nb.cells if c.cell_type == "code" and nbgrader_meta(c).get("grade")]
+    passing = [s.splitlines()[0] for s in tests if s not in failed_sources]
+    assert not passing, f"{path.relative_to(ROOT)}: these test cells pass on the untouched release: {passing}"
+
+
+@pytest.mark.parametrize("path", notebooks("notebooks"), ids=lambda p: p.parent.name)
+def test_release_runs_top_to_bottom_with_errors_only_in_exercises(path):
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(nb, kernel_name="mlcourse", timeout=120, allow_errors=True,
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    broken = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        errors = [o for o in cell.outputs if o.output_type == "error"]
+        meta = nbgrader_meta(cell)
+        is_exercise = meta.get("solution") or meta.get("grade")
+        if errors and not is_exercise:
+            broken.append(f"cell {index} ({cell.source.splitlines()[0][:60]!r}): {errors[0].ename}: {errors[0].evalue}")
+    assert not broken, f"{path.relative_to(ROOT)}: demo cells fail before the exercises are done:\n" + "\n".join(broken)

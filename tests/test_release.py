@@ -1,0 +1,96 @@
+"""The student release: committed, in sync with solutions/, free of solutions, honest about points."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import LECTURES, ROOT, graded_cells, load, nbgrader_meta
+
+sys.path.insert(0, str(ROOT / "tools"))
+import course  # noqa: E402
+
+MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS", "BEGIN MARK SCHEME",
+           "Model answer", "Grading note")
+
+
+@pytest.fixture(scope="module")
+def fresh_release(tmp_path_factory):
+    """`make release` into a scratch course that reads the real solutions/."""
+    course_dir = tmp_path_factory.mktemp("course")
+    shutil.copy(ROOT / "nbgrader_config.py", course_dir)
+    (course_dir / "solutions").symlink_to(ROOT / "solutions")
+    for name in LECTURES:
+        course.nbgrader("generate_assignment", name, "--log-level=WARN", root=course_dir)
+    return course_dir / "notebooks"
+
+
+@pytest.mark.parametrize("name", LECTURES)
+def test_committed_release_equals_a_fresh_release(name, fresh_release):
+    committed = sorted(p.relative_to(ROOT / "notebooks") for p in (ROOT / "notebooks" / name).rglob("*") if p.is_file())
+    fresh = sorted(p.relative_to(fresh_release) for p in (fresh_release / name).rglob("*") if p.is_file())
+    assert committed == fresh, f"notebooks/{name} holds other files than a release makes: run `make release`"
+    for rel in fresh:
+        if rel.suffix == ".ipynb":
+            assert load(ROOT / "notebooks" / rel) == load(fresh_release / rel), (
+                f"notebooks/{rel} is not what `make release` makes from solutions/: run it and commit")
+        else:
+            assert (ROOT / "notebooks" / rel).read_bytes() == (fresh_release / rel).read_bytes()
+
+
+@pytest.mark.parametrize("name", LECTURES)
+def test_release_holds_no_solution_or_hidden_test(name):
+    for path in (ROOT / "notebooks" / name).glob("*.ipynb"):
+        text = path.read_text()
+        for marker in MARKERS:
+            assert marker not in text, f"{path.relative_to(ROOT)} contains {marker!r}"
+        assert all(not c.get("outputs") for c in load(path)["cells"]), f"{path} has saved outputs"
+
+
+@pytest.mark.parametrize("name", LECTURES)
+def test_points_stated_at_the_top_match_the_graded_cells(name):
+    for path in (ROOT / "solutions" / name).glob("*.ipynb"):
+        nb = load(path)
+        intro = "".join(nb["cells"][0]["source"])
+        match = re.search(r"\*\*Points\*\*: (\d+) in all — (\d+) autograded.*?, (\d+) graded by hand", intro)
+        assert match, f"{path.name}: the first cell must state '**Points**: N in all — A autograded ..., M graded by hand'"
+        total, auto, manual = map(int, match.groups())
+        cells = graded_cells(nb)
+        auto_cells = sum(nbgrader_meta(c)["points"] for c in cells if c["cell_type"] == "code")
+        manual_cells = sum(nbgrader_meta(c)["points"] for c in cells if c["cell_type"] == "markdown")
+        assert (total, auto, manual) == (auto_cells + manual_cells, auto_cells, manual_cells), (
+            f"{path.name} states {total} = {auto} + {manual} points, its cells carry "
+            f"{auto_cells + manual_cells} = {auto_cells} + {manual_cells}")
+
+
+@pytest.mark.parametrize("name", LECTURES)
+def test_every_exercise_has_a_test_and_unique_ids(name):
+    for path in (ROOT / "solutions" / name).glob("*.ipynb"):
+        cells = load(path)["cells"]
+        ids = [nbgrader_meta(c)["grade_id"] for c in cells if nbgrader_meta(c).get("grade_id")]
+        assert len(ids) == len(set(ids)), f"{path.name}: duplicate grade ids {sorted(i for i in ids if ids.count(i) > 1)}"
+        for i, cell in enumerate(cells):
+            meta = nbgrader_meta(cell)
+            if cell["cell_type"] == "code" and meta.get("solution"):
+                following = cells[i + 1] if i + 1 < len(cells) else {}
+                assert nbgrader_meta(following).get("grade"), (
+                    f"{path.name}: solution cell {meta['grade_id']!r} is not followed by its test cell")
+
+
+def test_release_refuses_to_overwrite_changed_notebooks(tmp_path):
+    """`make release` must not destroy work in notebooks/ that git does not have."""
+    git = lambda *a: subprocess.run(["git", *a], cwd=tmp_path, check=True, capture_output=True)  # noqa: E731
+    git("init", "-q")
+    (tmp_path / "notebooks" / "01-x").mkdir(parents=True)
+    (tmp_path / "notebooks" / "01-x" / "x.ipynb").write_text("{}")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x")
+    assert course.modified_release_files(["01-x"], root=tmp_path) == []
+    (tmp_path / "notebooks" / "01-x" / "x.ipynb").write_text('{"my": "work"}')
+    (tmp_path / "notebooks" / "01-x" / "notes.txt").write_text("mine")
+    assert course.modified_release_files(["01-x"], root=tmp_path) == ["notebooks/01-x/notes.txt",
+                                                                        "notebooks/01-x/x.ipynb"]
