@@ -33,7 +33,7 @@ def check_labels(name: str, value, n: int, hint: str = "") -> np.ndarray:
         _fail(f"{name} should hold labels -1 and +1, but it is an array of booleans (True/False)", hint)
     bad = ~np.isin(value, (-1, 1))
     if bad.any():
-        _fail(f"{name} should hold labels -1 and +1 only, but has {value[bad][0]!r} at index "
+        _fail(f"{name} should hold labels -1 and +1 only, but has {value[bad][0].item()!r} at index "
               f"{int(np.flatnonzero(bad)[0])}", hint)
     return value
 
