@@ -13,6 +13,10 @@ LAB_ARGS ?=
 # make autograde LECTURE=02-perceptron STUDENT=alice   (both optional)
 LECTURE ?=
 STUDENT ?=
+# make autograde JOBS=8 (needs MLCOURSE_GRADEBOOK=postgresql://...), FORCE=1 regrades all,
+# SANDBOX=0 runs student code unconfined
+JOBS ?=
+SANDBOX ?=
 # make test PYTEST_ARGS="-k perceptron"
 PYTEST_ARGS ?=
 # make release FORCE=1 overwrites notebooks/ even where it has changes git does not know
@@ -22,11 +26,12 @@ FORCE ?=
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml tools/course.py
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	$(BIN)/python -m ipykernel install --sys-prefix --name mlcourse --display-name "Python 3 (ML course)"
+	$(BIN)/python tools/course.py install-sandbox-kernel
 	@touch $(STAMP)
 
 lab: $(STAMP)
@@ -44,7 +49,8 @@ release: $(STAMP)
 	$(BIN)/python tools/course.py release $(if $(FORCE),--force) $(LECTURE)
 
 autograde: $(STAMP)
-	$(BIN)/python tools/course.py autograde $(if $(LECTURE),--lecture $(LECTURE)) $(if $(STUDENT),--student $(STUDENT))
+	$(BIN)/python tools/grade.py $(if $(LECTURE),--lecture $(LECTURE)) $(if $(STUDENT),--student $(STUDENT)) \
+		$(if $(JOBS),--jobs $(JOBS)) $(if $(FORCE),--force) $(if $(filter 0,$(SANDBOX)),--no-sandbox)
 
 feedback: $(STAMP)
 	$(BIN)/python tools/course.py feedback $(if $(LECTURE),--lecture $(LECTURE)) $(if $(STUDENT),--student $(STUDENT))

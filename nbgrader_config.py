@@ -1,10 +1,25 @@
 """nbgrader settings of the course: solutions/ is the source, notebooks/ the student release."""
 
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "tools"))
+
+from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor  # noqa: E402
+from nbgrader.preprocessors import (  # noqa: E402
+    AssignLatePenalties, CheckCellMetadata, GetGrades, IgnorePattern, LimitOutput, SaveAutoGrades,
+)
+from nbgrader_ext import HideHiddenTests, SurvivingExecute  # noqa: E402
+
 c = get_config()  # noqa: F821 (provided by nbgrader)
 
 c.CourseDirectory.course_id = "foundations-of-ml"
 c.CourseDirectory.source_directory = "solutions"
 c.CourseDirectory.release_directory = "notebooks"
+# The gradebook: SQLite by default; PostgreSQL for parallel grading, e.g.
+#   MLCOURSE_GRADEBOOK=postgresql+psycopg2://user:password@localhost/gradebook make autograde JOBS=8
+if os.environ.get("MLCOURSE_GRADEBOOK"):
+    c.CourseDirectory.db_url = os.environ["MLCOURSE_GRADEBOOK"]
 
 # A cell that runs longer than this (seconds) is stopped and counts as failed.
 c.ExecutePreprocessor.timeout = 60
@@ -12,3 +27,13 @@ c.ExecutePreprocessor.kernel_name = "mlcourse"
 
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
 c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
+
+# Autograding: a dead kernel fails one cell, not the submission; deleted test cells come back.
+c.Autograde.autograde_preprocessors = [
+    SurvivingExecute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades,
+    AssignLatePenalties, CheckCellMetadata,
+]
+c.OverwriteCells.add_missing_cells = True
+
+# Feedback never shows the hidden tests.
+c.GenerateFeedback.preprocessors = [HideHiddenTests, GetGrades, CSSHTMLHeaderPreprocessor]

@@ -29,3 +29,16 @@ def load(path: Path) -> dict:
 @pytest.fixture(params=LECTURES)
 def lecture(request) -> str:
     return request.param
+
+
+def scratch_course(folder: Path, copy_solutions: bool = False) -> Path:
+    """A course directory for tests: the real config and tools, the real (or a copied) solutions/."""
+    import shutil
+
+    shutil.copy(ROOT / "nbgrader_config.py", folder)
+    (folder / "tools").symlink_to(ROOT / "tools")
+    if copy_solutions:
+        shutil.copytree(ROOT / "solutions", folder / "solutions")
+    else:
+        (folder / "solutions").symlink_to(ROOT / "solutions")
+    return folder

@@ -10,6 +10,8 @@ Four students per lecture:
 from __future__ import annotations
 
 import csv
+import io
+import os
 import re
 import shutil
 
@@ -17,9 +19,14 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from conftest import LECTURES, ROOT, nbgrader_meta
+from conftest import LECTURES, ROOT, nbgrader_meta, scratch_course
 
 import course
+import grade
+
+# make autograde confines student code with bubblewrap; .ci/run installs it. Elsewhere (no bwrap,
+# not root) the pipeline is still tested, unconfined; tests/test_adversarial.py needs the sandbox.
+SANDBOX = shutil.which("bwrap") is not None and os.geteuid() == 0
 
 STUDENTS = ("perfect", "filled", "untouched", "one_wrong")
 
@@ -49,9 +56,7 @@ def first_exercise(nb):
 
 @pytest.fixture(scope="module")
 def graded_course(tmp_path_factory):
-    root = tmp_path_factory.mktemp("course")
-    shutil.copy(ROOT / "nbgrader_config.py", root)
-    shutil.copytree(ROOT / "solutions", root / "solutions")
+    root = scratch_course(tmp_path_factory.mktemp("course"), copy_solutions=True)
     for name in LECTURES:
         course.nbgrader("generate_assignment", name, "--log-level=WARN", root=root)
         for sol_path in sorted((root / "solutions" / name).glob("*.ipynb")):
@@ -67,8 +72,11 @@ def graded_course(tmp_path_factory):
                 target = root / "submitted" / student / name / sol_path.name
                 target.parent.mkdir(parents=True, exist_ok=True)
                 nbformat.write(nb, target)
-        course.nbgrader("autograde", name, "--log-level=WARN", root=root)
+    outcomes = grade.run(root, sandbox=SANDBOX, out=io.StringIO())
+    assert all(o.status == "graded" for o in outcomes), [(o.submission.name, o.why) for o in outcomes]
     course.nbgrader("export", "--to=grades.csv", "--log-level=WARN", root=root)
+    for name in LECTURES:
+        course.nbgrader("generate_feedback", name, "--log-level=WARN", root=root)
     return root
 
 
@@ -106,3 +114,29 @@ def test_export_has_a_row_per_student_and_lecture(graded_course):
     got = {(r["student_id"], r["assignment"]): float(r["score"]) for r in rows}
     expected = {(s, n): code_scores(graded_course, n)[s][0] for n in LECTURES for s in STUDENTS}
     assert got == expected
+
+
+def hidden_lines(name):
+    """Lines that stand only in the hidden-test regions of a lecture's test cells."""
+    lines = set()
+    for path in (ROOT / "solutions" / name).glob("*.ipynb"):
+        for cell in nbformat.read(path, as_version=4).cells:
+            for region in re.findall(r"### BEGIN HIDDEN TESTS(.*?)### END HIDDEN TESTS", cell.source, re.S):
+                lines |= {ln.strip() for ln in region.splitlines() if len(ln.strip()) > 25}
+    public = "".join(c.source for p in (ROOT / "notebooks" / name).glob("*.ipynb")
+                     for c in nbformat.read(p, as_version=4).cells)
+    return {ln for ln in lines if ln not in public}
+
+
+@pytest.mark.parametrize("name", LECTURES)
+def test_feedback_shows_the_tests_but_not_the_hidden_ones(graded_course, name):
+    import html
+
+    assert hidden_lines(name), f"{name} has no hidden test lines to look for"
+    for student in ("perfect", "one_wrong"):
+        pages = list((graded_course / "feedback" / student / name).glob("*.html"))
+        assert pages, f"no feedback for {student}/{name}"
+        text = html.unescape(re.sub(r"<[^>]+>", "", pages[0].read_text()))
+        assert "Public test" in text, "the feedback should show the public tests"
+        leaked = [ln for ln in hidden_lines(name) if ln in text]
+        assert not leaked, f"feedback for {student}/{name} reveals hidden tests: {leaked[:3]}"

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import sys
 
 import pytest
 
-from conftest import LECTURES, ROOT, graded_cells, load, nbgrader_meta
+from conftest import LECTURES, ROOT, graded_cells, load, nbgrader_meta, scratch_course
 
 sys.path.insert(0, str(ROOT / "tools"))
 import course  # noqa: E402
@@ -21,9 +20,7 @@ MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN T
 @pytest.fixture(scope="module")
 def fresh_release(tmp_path_factory):
     """`make release` into a scratch course that reads the real solutions/."""
-    course_dir = tmp_path_factory.mktemp("course")
-    shutil.copy(ROOT / "nbgrader_config.py", course_dir)
-    (course_dir / "solutions").symlink_to(ROOT / "solutions")
+    course_dir = scratch_course(tmp_path_factory.mktemp("course"))
     for name in LECTURES:
         course.nbgrader("generate_assignment", name, "--log-level=WARN", root=course_dir)
     return course_dir / "notebooks"

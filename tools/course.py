@@ -2,7 +2,6 @@
 
     python tools/course.py execute   [LECTURE ...]    re-run solution notebooks, save their outputs
     python tools/course.py release   [--force] [LECTURE ...]
-    python tools/course.py autograde [--lecture L] [--student S]
     python tools/course.py feedback  [--lecture L] [--student S]
     python tools/course.py export
 
@@ -36,12 +35,12 @@ def check_lectures(names, root: Path = ROOT) -> list[str]:
     return list(names) or known
 
 
-def nbgrader(*args: str, root: Path = ROOT, check: bool = True) -> subprocess.CompletedProcess:
+def nbgrader(*args: str, root: Path = ROOT, check: bool = True, **run_args) -> subprocess.CompletedProcess:
     """Run an nbgrader command in ``root`` with this Python's bin/ first on PATH (for alembic)."""
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     cmd = [sys.executable, "-m", "nbgrader", *args]
-    return subprocess.run(cmd, cwd=root, env=env, check=check)
+    return subprocess.run(cmd, cwd=root, env=env, check=check, **run_args)
 
 
 def execute_notebook(path: Path, timeout: int = CELL_TIMEOUT) -> None:
@@ -91,11 +90,12 @@ def cmd_release(args) -> None:
         print(f"released notebooks/{name}")
 
 
-def sync_gradebook(names) -> None:
+def sync_gradebook(names, root: Path = ROOT, db_url: str | None = None) -> None:
     """Record the lectures' cells in the gradebook without touching notebooks/ (autograde needs them)."""
+    extra = [f"--CourseDirectory.db_url={db_url}"] if db_url else []
     for name in names:
         nbgrader("generate_assignment", name, "--force", "--log-level=WARN",
-                 "--CourseDirectory.release_directory=build/release")
+                 "--CourseDirectory.release_directory=build/release", *extra, root=root)
 
 
 def submitted_lectures(student: str | None) -> list[str]:
@@ -104,22 +104,23 @@ def submitted_lectures(student: str | None) -> list[str]:
     return sorted({p.name for p in base.glob(pattern) if p.is_dir()})
 
 
-def cmd_autograde(args) -> None:
-    if not (ROOT / "submitted").is_dir():
-        sys.exit("nothing to grade: collect submissions into submitted/<student>/<lecture>/ first")
-    names = check_lectures([args.lecture] if args.lecture else submitted_lectures(args.student))
-    sync_gradebook(names)
-    for name in names:
-        extra = [f"--student={args.student}"] if args.student else []
-        print(f"autograding {name}", flush=True)
-        nbgrader("autograde", name, *extra, check=False)
-
-
 def cmd_feedback(args) -> None:
     names = check_lectures([args.lecture] if args.lecture else submitted_lectures(args.student))
     for name in names:
         extra = [f"--student={args.student}"] if args.student else []
         nbgrader("generate_feedback", name, "--force", *extra, check=False)
+
+
+def cmd_install_sandbox_kernel(args) -> None:
+    """Register kernelspec mlcourse-sandbox (tools/sandbox-kernel) in this environment."""
+    import json
+
+    folder = Path(sys.prefix) / "share" / "jupyter" / "kernels" / "mlcourse-sandbox"
+    folder.mkdir(parents=True, exist_ok=True)
+    spec = {"argv": [str(ROOT / "tools" / "sandbox-kernel"), "{connection_file}"],
+            "display_name": "ML course (sandboxed, for grading)", "language": "python"}
+    (folder / "kernel.json").write_text(json.dumps(spec, indent=1) + "\n")
+    print(f"registered kernel mlcourse-sandbox in {folder}")
 
 
 def cmd_export(args) -> None:
@@ -137,11 +138,12 @@ def main(argv=None) -> None:
     p.add_argument("lectures", nargs="*")
     p.add_argument("--force", action="store_true", help="overwrite changes in notebooks/")
     p.set_defaults(func=cmd_release)
-    for name, func in (("autograde", cmd_autograde), ("feedback", cmd_feedback)):
-        p = sub.add_parser(name)
-        p.add_argument("--lecture")
-        p.add_argument("--student")
-        p.set_defaults(func=func)
+    p = sub.add_parser("feedback", help="HTML feedback for students, without the hidden tests")
+    p.add_argument("--lecture")
+    p.add_argument("--student")
+    p.set_defaults(func=cmd_feedback)
+    p = sub.add_parser("install-sandbox-kernel", help="register the kernelspec that autograding uses")
+    p.set_defaults(func=cmd_install_sandbox_kernel)
     p = sub.add_parser("export", help="write grades.csv")
     p.set_defaults(func=cmd_export)
     args = parser.parse_args(argv)

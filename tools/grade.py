@@ -1,0 +1,252 @@
+"""`make autograde`: grade every submission, confined, in parallel, safe to re-run.
+
+    python tools/grade.py [--lecture L] [--student S] [--jobs N] [--force] [--no-sandbox]
+
+For each folder submitted/<student>/<lecture>/ it
+1. stages a clean copy (build/grading/<student>/<lecture>/): the notebooks the lecture expects,
+   each only if it is a readable notebook; files that are not valid JSON, renamed or extra
+   notebooks are left out and reported (a missing notebook scores zero);
+2. skips it when neither the staged submission nor the lecture changed since it was last graded
+   (unless --force), so re-running never redoes work or touches grades, manual scores included;
+3. runs `nbgrader autograde` for that one submission in its own process, the student's code in the
+   sandboxed kernel (tools/sandbox-kernel), with a log in logs/autograde/<lecture>/<student>.log;
+4. prints progress, and at the end a table: graded, unchanged or failed, why, and the score.
+
+Several submissions are graded at once (--jobs, default: the number of cores) only when the
+gradebook is a server database (MLCOURSE_GRADEBOOK=postgresql://...): SQLite does not take
+concurrent writers, so with SQLite grading is sequential.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from course import ROOT, lectures, nbgrader, sync_gradebook  # noqa: E402
+
+SANDBOX_KERNEL = "mlcourse-sandbox"
+SUBMISSION_TIMEOUT = 30 * 60  # seconds for one submission, all cells together, as a last resort
+
+
+@dataclass
+class Submission:
+    student: str
+    lecture: str
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return f"{self.student}/{self.lecture}"
+
+
+@dataclass
+class Outcome:
+    submission: Submission
+    status: str  # graded, unchanged, failed
+    why: str = ""
+    score: float | None = None
+    max_score: float | None = None
+    seconds: float = 0.0
+
+
+def gradebook_url(root: Path) -> str:
+    return os.environ.get("MLCOURSE_GRADEBOOK") or f"sqlite:///{root / 'gradebook.db'}"
+
+
+def discover(root: Path, lecture: str | None, student: str | None) -> tuple[list[Submission], list[str]]:
+    """Submissions under submitted/, and problems with folders that are not gradable."""
+    base, known = root / "submitted", set(lectures(root))
+    found, problems = [], []
+    for student_dir in sorted(p for p in base.iterdir() if p.is_dir()):
+        if student and student_dir.name != student:
+            continue
+        for lecture_dir in sorted(p for p in student_dir.iterdir() if p.is_dir()):
+            if lecture and lecture_dir.name != lecture:
+                continue
+            if lecture_dir.name not in known:
+                problems.append(f"{student_dir.name}/{lecture_dir.name}: no such lecture, not graded")
+                continue
+            found.append(Submission(student_dir.name, lecture_dir.name))
+    return found, problems
+
+
+def stage(root: Path, sub: Submission) -> Path:
+    """Copy what can be graded of a submission into build/grading/; note what was left out."""
+    source = root / "submitted" / sub.student / sub.lecture
+    target = root / "build" / "grading" / sub.student / sub.lecture
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    expected = {p.name for p in (root / "solutions" / sub.lecture).glob("*.ipynb")}
+    for path in sorted(source.rglob("*")):
+        rel = path.relative_to(source)
+        if path.is_symlink():
+            sub.notes.append(f"{rel}: a symbolic link, left out")
+        elif path.is_dir() or ".ipynb_checkpoints" in rel.parts:
+            continue
+        elif path.suffix == ".ipynb":
+            if str(rel) not in expected:
+                sub.notes.append(f"{rel}: not a notebook of this lecture (expected {', '.join(sorted(expected))}), left out")
+                continue
+            try:
+                nbformat.read(path, as_version=4)
+            except Exception as err:  # not JSON, not a notebook: graded as missing
+                sub.notes.append(f"{rel}: not a readable notebook ({type(err).__name__}), graded as missing")
+                continue
+            shutil.copy(path, target / rel)
+        else:
+            (target / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(path, target / rel)
+    for name in sorted(expected - {p.name for p in target.glob("*.ipynb")}):
+        if not any(name in n for n in sub.notes):
+            sub.notes.append(f"{name}: missing, scores zero")
+    return target
+
+
+def fingerprint(root: Path, staged: Path, lecture: str) -> str:
+    """Hash of the staged submission and of the lecture's source: what a grade depends on."""
+    digest = hashlib.sha256()
+    for folder in (staged, root / "solutions" / lecture):
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            digest.update(str(path.relative_to(folder)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def scores(url: str, sub: Submission):
+    from nbgrader.api import Gradebook, MissingEntry
+
+    with Gradebook(url) as gb:
+        try:
+            s = gb.find_submission(sub.lecture, sub.student)
+        except MissingEntry:
+            return None, None
+        return s.code_score, s.max_code_score
+
+
+def grade_one(root: Path, sub: Submission, sandbox: bool, force: bool) -> Outcome:
+    start = time.perf_counter()
+    url = gradebook_url(root)
+    staged = stage(root, sub)
+    log_path = root / "logs" / "autograde" / sub.lecture / f"{sub.student}.log"
+    stamp_path = log_path.with_suffix(".fingerprint")
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    stamp = fingerprint(root, staged, sub.lecture)
+    if not force and stamp_path.exists() and stamp_path.read_text() == stamp:
+        score, top = scores(url, sub)
+        if score is not None:
+            return Outcome(sub, "unchanged", "; ".join(sub.notes), score, top, time.perf_counter() - start)
+    if not any(staged.glob("*.ipynb")):
+        # nbgrader refuses a submission without notebooks: grade the untouched release instead,
+        # which scores zero on every autograded cell.
+        for path in (root / "notebooks" / sub.lecture).glob("*.ipynb"):
+            shutil.copy(path, staged / path.name)
+        sub.notes.append("no gradable notebook: graded as an empty submission")
+    args = [
+        "autograde", sub.lecture, f"--student={sub.student}", "--force",
+        f"--CourseDirectory.submitted_directory={root / 'build' / 'grading'}",
+        f"--CourseDirectory.db_url={url}",
+    ]
+    with tempfile.TemporaryDirectory(prefix="mlcourse-ipc-") as ipc:
+        if sandbox:
+            args += [f"--ExecutePreprocessor.kernel_name={SANDBOX_KERNEL}", "--KernelManager.transport=ipc",
+                     f"--KernelManager.ip={ipc}/kernel"]
+        with open(log_path, "w") as log:
+            try:
+                done = nbgrader(*args, root=root, check=False, stdout=log, stderr=subprocess.STDOUT,
+                                timeout=SUBMISSION_TIMEOUT)
+                failed = done.returncode != 0
+                why = f"nbgrader exited with {done.returncode}" if failed else ""
+            except subprocess.TimeoutExpired:
+                failed, why = True, f"took more than {SUBMISSION_TIMEOUT} s"
+    seconds = time.perf_counter() - start
+    if failed:
+        stamp_path.unlink(missing_ok=True)
+        last_error = [ln for ln in log_path.read_text(errors="replace").splitlines() if "ERROR" in ln][:1]
+        return Outcome(sub, "failed", "; ".join([why, *last_error, *sub.notes]), seconds=seconds)
+    stamp_path.write_text(stamp)
+    score, top = scores(url, sub)
+    return Outcome(sub, "graded", "; ".join(sub.notes), score, top, seconds)
+
+
+def check_sandbox() -> None:
+    if shutil.which("bwrap") is None:
+        sys.exit("autograde runs student code in a sandbox made with bubblewrap, which is not installed:\n"
+                 "  apt-get install bubblewrap   (or, knowing the risk: make autograde SANDBOX=0)")
+    if os.geteuid() != 0:
+        sys.exit("the grading sandbox drops to user 'nobody' and needs to run as root "
+                 "(or, knowing the risk: make autograde SANDBOX=0)")
+
+
+def run(root: Path, lecture=None, student=None, jobs=None, force=False, sandbox=True, out=sys.stdout):
+    """Grade, print progress and a summary; return the outcomes."""
+    if not (root / "submitted").is_dir():
+        sys.exit("nothing to grade: collect submissions into submitted/<student>/<lecture>/ first")
+    if lecture and lecture not in lectures(root):
+        sys.exit(f"unknown lecture {lecture}; the lectures are: {', '.join(lectures(root))}")
+    if sandbox:
+        check_sandbox()
+    subs, problems = discover(root, lecture, student)
+    if not subs:
+        sys.exit("no submission matches" + (f": {'; '.join(problems)}" if problems else ""))
+    url = gradebook_url(root)
+    if url.startswith("sqlite"):
+        if jobs and jobs > 1:
+            print(f"the gradebook is SQLite, which takes one writer at a time: grading with 1 job, not {jobs}", file=out)
+        jobs = 1
+    else:
+        jobs = jobs or os.cpu_count() or 1
+    sync_gradebook(sorted({s.lecture for s in subs}), root=root, db_url=url)
+    print(f"grading {len(subs)} submission(s) with {jobs} job(s); logs in logs/autograde/", file=out, flush=True)
+    outcomes, start = [], time.perf_counter()
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(grade_one, root, s, sandbox, force) for s in subs]
+        for k, future in enumerate(as_completed(futures), 1):
+            o = future.result()
+            outcomes.append(o)
+            score = f"{o.score:g}/{o.max_score:g}" if o.score is not None else "-"
+            print(f"[{k}/{len(subs)}] {o.submission.name}: {o.status} {score} ({o.seconds:.1f} s); "
+                  f"{len(subs) - k} left, {time.perf_counter() - start:.0f} s elapsed", file=out, flush=True)
+    summary(outcomes, problems, out)
+    return outcomes
+
+
+def summary(outcomes, problems, out) -> None:
+    print("\nsubmission                        status     score    notes", file=out)
+    for o in sorted(outcomes, key=lambda o: o.submission.name):
+        score = f"{o.score:g}/{o.max_score:g}" if o.score is not None else "-"
+        print(f"{o.submission.name:<33} {o.status:<10} {score:<8} {o.why}", file=out)
+    for p in problems:
+        print(f"{'':<33} {'skipped':<10} {'-':<8} {p}", file=out)
+    counts = {s: sum(o.status == s for o in outcomes) for s in ("graded", "unchanged", "failed")}
+    print(f"\n{counts['graded']} graded, {counts['unchanged']} unchanged, {counts['failed']} failed, "
+          f"{len(problems)} skipped", file=out)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--lecture")
+    parser.add_argument("--student")
+    parser.add_argument("--jobs", type=int)
+    parser.add_argument("--force", action="store_true", help="regrade even unchanged submissions")
+    parser.add_argument("--no-sandbox", dest="sandbox", action="store_false",
+                        help="run student code unconfined (only for code you trust)")
+    args = parser.parse_args(argv)
+    outcomes = run(ROOT, args.lecture, args.student, args.jobs, args.force, args.sandbox)
+    sys.exit(1 if any(o.status == "failed" for o in outcomes) else 0)
+
+
+if __name__ == "__main__":
+    main()
