@@ -17,6 +17,8 @@ STUDENT ?=
 # SANDBOX=0 runs student code unconfined
 JOBS ?=
 SANDBOX ?=
+# make bench BENCH_ARGS="--class-size 80"
+BENCH_ARGS ?=
 # make test PYTEST_ARGS="-k perceptron"
 PYTEST_ARGS ?=
 # make release FORCE=1 overwrites notebooks/ even where it has changes git does not know
@@ -59,7 +61,7 @@ export: $(STAMP)
 	$(BIN)/python tools/course.py export
 
 bench: $(STAMP)
-	$(BIN)/python tools/bench.py
+	$(BIN)/python tools/bench.py $(BENCH_ARGS)
 
 clean:
 	rm -rf .pytest_cache .hypothesis build

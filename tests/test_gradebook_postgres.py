@@ -17,7 +17,8 @@ import pytest
 from conftest import ROOT, scratch_course
 import course
 import grade
-from test_grading_pipeline import SANDBOX, filled_release
+from course import filled_release
+from test_grading_pipeline import SANDBOX
 
 URL = os.environ.get("MLCOURSE_TEST_POSTGRES")
 if not URL:

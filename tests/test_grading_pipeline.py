@@ -22,6 +22,7 @@ from nbgrader.api import Gradebook
 from conftest import LECTURES, ROOT, nbgrader_meta, scratch_course
 
 import course
+from course import filled_release
 import grade
 
 # make autograde confines student code with bubblewrap; .ci/run installs it. Elsewhere (no bwrap,
@@ -29,21 +30,6 @@ import grade
 SANDBOX = shutil.which("bwrap") is not None and os.geteuid() == 0
 
 STUDENTS = ("perfect", "filled", "untouched", "one_wrong")
-
-
-def filled_release(release, solution):
-    """The release with the solution's source put back into every answer cell."""
-    answers = {nbgrader_meta(c)["grade_id"]: c.source for c in solution.cells if nbgrader_meta(c).get("solution")}
-    filled = nbformat.from_dict(release)
-    for cell in filled.cells:
-        meta = nbgrader_meta(cell)
-        if meta.get("solution"):
-            cell.source = strip_delimiters(answers[meta["grade_id"]])
-    return filled
-
-
-def strip_delimiters(source: str) -> str:
-    return "\n".join(line for line in source.splitlines() if not re.match(r"\s*### (BEGIN|END) SOLUTION", line))
 
 
 def first_exercise(nb):

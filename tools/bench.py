@@ -3,12 +3,24 @@
 1. Each solution notebook's run time in a fresh kernel, against the floor: a fresh kernel that only
    imports NumPy and Matplotlib.
 2. The library's perceptron against scikit-learn's `Perceptron` on the same data, same epochs.
+3. Grading: the start-up of one nbgrader command (plain, and as the course runs it), and a
+   synthetic class graded sequentially (SQLite) and in parallel (PostgreSQL, when one is reachable
+   through MLCOURSE_GRADEBOOK or .ci/postgres), in seconds per submission.
+
+    python tools/bench.py [--class-size 40] [--lecture 02-perceptron] [--skip-grading]
 """
 
 from __future__ import annotations
 
+import argparse
+import io
+import os
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
+import uuid
 import time
 import warnings
 from pathlib import Path
@@ -18,6 +30,7 @@ from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
+import course  # noqa: E402
 from course import KERNEL, lectures  # noqa: E402
 
 
@@ -61,7 +74,93 @@ def bench_perceptron() -> None:
         print(f"{n:>6} {d:>4} {epochs:>6} {ours:>11.4f} {theirs:>10.4f} {ours / theirs:>7.1f}")
 
 
+def bench_startup() -> None:
+    def seconds(cmd):
+        return statistics.median(best_of(lambda: subprocess.run(cmd, check=True, capture_output=True), 1)
+                                 for _ in range(3))
+
+    plain = seconds([sys.executable, "-m", "nbgrader", "--version"])
+    ours = seconds([sys.executable, str(ROOT / "tools" / "nbgrader_cli.py"), "--version"])
+    print(f"\nnbgrader start-up (median of 3): plain {plain:.2f} s, as the course runs it {ours:.2f} s "
+          f"(rfc3987_syntax not imported: {plain - ours:.2f} s saved per command)")
+
+
+def postgres_url():
+    url = os.environ.get("MLCOURSE_GRADEBOOK")
+    if url:
+        return url
+    try:
+        base = subprocess.run([str(ROOT / ".ci" / "postgres")], check=True, capture_output=True,
+                              text=True, timeout=300).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    import psycopg2
+
+    name = f"bench_{uuid.uuid4().hex[:10]}"
+    admin = psycopg2.connect(f"{base}/postgres".replace("+psycopg2", ""))
+    admin.autocommit = True
+    admin.cursor().execute(f"CREATE DATABASE {name}")
+    admin.close()
+    return f"{base}/{name}"
+
+
+def grade_class(lecture: str, size: int, jobs: int, db_url: str | None, sandbox: bool) -> float:
+    """Seconds per submission to grade `size` perfect submissions of `lecture`."""
+    import grade
+
+    with tempfile.TemporaryDirectory(prefix="mlcourse-bench-") as tmp:
+        root = Path(tmp)
+        shutil.copy(ROOT / "nbgrader_config.py", root)
+        (root / "tools").symlink_to(ROOT / "tools")
+        (root / "solutions").symlink_to(ROOT / "solutions")
+        env_before = os.environ.get("MLCOURSE_GRADEBOOK")
+        if db_url:
+            os.environ["MLCOURSE_GRADEBOOK"] = db_url
+        try:
+            course.nbgrader("generate_assignment", lecture, "--log-level=WARN", root=root)
+            for path in sorted((ROOT / "solutions" / lecture).glob("*.ipynb")):
+                solution = nbformat.read(path, as_version=4)
+                release = nbformat.read(root / "notebooks" / lecture / path.name, as_version=4)
+                filled = course.filled_release(release, solution)
+                for k in range(size):
+                    target = root / "submitted" / f"student{k:03d}" / lecture / path.name
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    nbformat.write(filled, target)
+            start = time.perf_counter()
+            outcomes = grade.run(root, lecture=lecture, jobs=jobs, sandbox=sandbox, out=io.StringIO())
+            elapsed = time.perf_counter() - start
+        finally:
+            if env_before is None:
+                os.environ.pop("MLCOURSE_GRADEBOOK", None)
+            else:
+                os.environ["MLCOURSE_GRADEBOOK"] = env_before
+        bad = [o for o in outcomes if o.status != "graded" or o.score != o.max_score]
+        if bad:
+            print(f"  warning: {len(bad)} submission(s) not at full marks, e.g. {bad[0].submission.name}: {bad[0].why}")
+        return elapsed / size
+
+
+def bench_grading(lecture: str, size: int) -> None:
+    sandbox = shutil.which("bwrap") is not None and os.geteuid() == 0
+    print(f"\ngrading a class of {size} submissions of {lecture} ({'sandboxed' if sandbox else 'unconfined'})")
+    sequential = grade_class(lecture, size, 1, None, sandbox)
+    print(f"  sequential, SQLite:       {sequential:6.2f} s per submission")
+    url = postgres_url()
+    if url is None:
+        print("  parallel: no PostgreSQL reachable (set MLCOURSE_GRADEBOOK or run as root for .ci/postgres)")
+        return
+    jobs = os.cpu_count() or 1
+    parallel = grade_class(lecture, size, jobs, url, sandbox)
+    print(f"  parallel, PostgreSQL, {jobs} jobs: {parallel:6.2f} s per submission "
+          f"(speed-up {sequential / parallel:.2f}x)")
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--class-size", type=int, default=40)
+    parser.add_argument("--lecture", default="02-perceptron")
+    parser.add_argument("--skip-grading", action="store_true")
+    args = parser.parse_args()
     floor = floor_seconds()
     print(f"floor: fresh kernel importing numpy and matplotlib: {floor:.2f} s (median of 3)")
     print(f"{'notebook':<40} {'seconds':>8} {'x floor':>8}")
@@ -70,6 +169,9 @@ def main() -> None:
             seconds = run_seconds(nbformat.read(path, as_version=4), path.parent)
             print(f"{str(path.relative_to(ROOT)):<40} {seconds:>8.2f} {seconds / floor:>8.1f}")
     bench_perceptron()
+    bench_startup()
+    if not args.skip_grading:
+        bench_grading(args.lecture, args.class_size)
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ def nbgrader(*args: str, root: Path = ROOT, check: bool = True, **run_args) -> s
     """Run an nbgrader command in ``root`` with this Python's bin/ first on PATH (for alembic)."""
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    cmd = [sys.executable, "-m", "nbgrader", *args]
+    cmd = [sys.executable, str(Path(__file__).resolve().parent / "nbgrader_cli.py"), *args]
     return subprocess.run(cmd, cwd=root, env=env, check=check, **run_args)
 
 
@@ -59,6 +59,24 @@ def execute_notebook(path: Path, timeout: int = CELL_TIMEOUT) -> None:
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
     nbformat.write(nb, path)
+
+
+def filled_release(release, solution):
+    """The release with the solution's answers put back in every answer cell: what a student who
+    answers everything right hands in (used by the tests and the grading bench)."""
+    import re
+
+    import nbformat
+
+    answers = {c.metadata["nbgrader"]["grade_id"]: c.source for c in solution.cells
+               if c.metadata.get("nbgrader", {}).get("solution")}
+    filled = nbformat.from_dict(release)
+    for cell in filled.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if meta.get("solution"):
+            cell.source = "\n".join(line for line in answers[meta["grade_id"]].splitlines()
+                                    if not re.match(r"\s*### (BEGIN|END) SOLUTION", line))
+    return filled
 
 
 def cmd_execute(args) -> None:
