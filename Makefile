@@ -37,7 +37,7 @@ $(STAMP): pyproject.toml tools/course.py
 	@touch $(STAMP)
 
 lab: $(STAMP)
-	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks $(LAB_ARGS)
+	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadscope \
