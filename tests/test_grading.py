@@ -346,3 +346,94 @@ def test_forbid_restores_after_a_trapped_call_inside_nested_code(original):
 
 def test_forbidden_call_exception_is_exported():
     assert issubclass(grading.ForbiddenCall, Exception)
+
+
+# --------------------------------------------------------------------------- tricks that must not pass
+
+
+class LiarInt(int):
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    __hash__ = int.__hash__
+
+
+class LiarFloat(float):
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    def __float__(self):
+        return 42.0
+
+    __hash__ = float.__hash__
+
+
+class LiarArray(np.ndarray):
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        return True
+
+
+class Anything:
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    def __float__(self):
+        return 42.0
+
+    __hash__ = object.__hash__
+
+
+def test_subclasses_that_redefine_equality_do_not_pass():
+    with pytest.raises(AssertionError, match="should be a int, but it is a LiarInt"):
+        check_equal("add(2, 3)", LiarInt(0), 5)
+    with pytest.raises(AssertionError, match="should be a number, but it is a LiarFloat"):
+        check_number("answer", LiarFloat(0.0))
+    with pytest.raises(AssertionError, match="differs from the expected value"):
+        check_close("means", np.zeros(2).view(LiarArray), [1.0, 2.0])
+    # NumPy would convert these by their __float__ (42): they are refused instead
+    with pytest.raises(AssertionError, match="should be a number or an array of numbers, but it is a LiarFloat"):
+        check_close("answer", LiarFloat(0.0), 42)
+    with pytest.raises(AssertionError, match="should be a number or an array of numbers, but it is a list"):
+        check_close("answer", [1.0, LiarFloat(0.0)], [1.0, 42.0])
+    check_close("answer", [1, 2.0, np.float32(3)], [1.0, 2.0, 3.0])  # plain numbers in a list are fine
+
+
+def test_checks_use_numpy_and_builtins_as_they_were_at_import(monkeypatch):
+    import builtins
+
+    monkeypatch.setattr(np, "allclose", lambda *args, **kwargs: True)
+    monkeypatch.setattr(np, "isclose", lambda *args, **kwargs: np.ones(np.shape(args[0]), bool))
+    monkeypatch.setattr(np, "isfinite", lambda *args, **kwargs: np.ones(np.shape(args[0]), bool))
+    with pytest.raises(AssertionError, match="differs from the expected value at 2 of 2 entries"):
+        check_close("means", np.zeros(2), [1.0, 2.0])
+    with pytest.raises(AssertionError, match="contains NaN"):
+        check_array("w", np.array([np.nan, 1.0]), (2,))
+    real = builtins.isinstance
+    monkeypatch.setattr(builtins, "isinstance",
+                        lambda obj, cls: (real(5, cls) or real(5.0, cls)) if type(obj) is Anything else real(obj, cls))
+    with pytest.raises(AssertionError, match="should be a int, but it is a Anything"):
+        check_equal("add(2, 3)", Anything(), 5)
+    with pytest.raises(AssertionError, match="should be a number, but it is a Anything"):
+        check_number("answer", Anything())
+
+
+def test_the_module_and_its_name_in_the_package_cannot_be_replaced():
+    import mlcourse
+
+    with pytest.raises(AttributeError, match="cannot be replaced"):
+        grading.check_close = lambda *args, **kwargs: None
+    with pytest.raises(AttributeError, match="cannot be deleted"):
+        del grading._fail
+    with pytest.raises(AttributeError, match="cannot be replaced"):
+        mlcourse.grading = object()
+    assert mlcourse.grading is grading and grading.check_close is check_close
+    assert importlib.reload(grading) is grading  # reloading still works

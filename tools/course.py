@@ -135,8 +135,11 @@ def cmd_install_sandbox_kernel(args) -> None:
 
     folder = Path(sys.prefix) / "share" / "jupyter" / "kernels" / "mlcourse-sandbox"
     folder.mkdir(parents=True, exist_ok=True)
+    # Interrupts (a cell over its time limit) go as a message: a signal would reach bubblewrap, not
+    # the kernel inside it, and kill the kernel instead of stopping the cell.
     spec = {"argv": [str(ROOT / "tools" / "sandbox-kernel"), "{connection_file}"],
-            "display_name": "ML course (sandboxed, for grading)", "language": "python"}
+            "display_name": "ML course (sandboxed, for grading)", "language": "python",
+            "interrupt_mode": "message"}
     (folder / "kernel.json").write_text(json.dumps(spec, indent=1) + "\n")
     print(f"registered kernel mlcourse-sandbox in {folder}")
 

@@ -101,11 +101,14 @@ def stage(root: Path, sub: Submission) -> Path:
                 sub.notes.append(f"{rel}: not a notebook of this lecture (expected {', '.join(sorted(expected))}), left out")
                 continue
             try:
-                nbformat.read(path, as_version=4)
+                nb = nbformat.read(path, as_version=4)
+                nbformat.validate(nb)
             except Exception as err:  # not JSON, not a notebook: graded as missing
                 sub.notes.append(f"{rel}: not a readable notebook ({type(err).__name__}), graded as missing")
                 continue
-            shutil.copy(path, target / rel)
+            release = nbformat.read(root / "notebooks" / sub.lecture / rel, as_version=4)
+            sub.notes.extend(f"{rel}: {note}" for note in restore_graded_cells(nb, release))
+            nbformat.write(nb, target / rel)
         else:
             (target / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(path, target / rel)
@@ -113,6 +116,62 @@ def stage(root: Path, sub: Submission) -> Path:
         if not any(name in n for n in sub.notes):
             sub.notes.append(f"{name}: missing, scores zero")
     return target
+
+
+def restore_graded_cells(nb, release) -> list[str]:
+    """Give the graded cells of a submitted notebook the nbgrader metadata of the release, and put
+    back answer cells that were deleted (as the release has them); return what was changed.
+
+    nbgrader repairs edited cells itself (OverwriteCells), but it stops with an error on a cell whose
+    flags (grade, solution, locked) were edited, on a duplicated or unknown grade id, and on a test
+    cell deleted with the answer cell above it. Here an edited cell gets the release's metadata back,
+    of duplicated cells the last keeps it (as nbgrader's DeduplicateIds does) and the others, like
+    cells with an unknown id, become ordinary cells.
+    """
+    import copy
+
+    graded = {c.metadata["nbgrader"]["grade_id"]: c for c in release.cells
+              if c.metadata.get("nbgrader", {}).get("grade_id")}
+    seen, edited, demoted = set(), set(), set()
+    for cell in reversed(nb.cells):
+        meta = cell.metadata.get("nbgrader")
+        if meta is None:
+            continue
+        grade_id = meta.get("grade_id") if isinstance(meta, dict) else None
+        if grade_id not in graded or grade_id in seen:
+            del cell.metadata["nbgrader"]
+            demoted.add(str(grade_id))
+            continue
+        seen.add(grade_id)
+        if _without_checksum(meta) != _without_checksum(graded[grade_id].metadata["nbgrader"]):
+            cell.metadata["nbgrader"] = copy.deepcopy(graded[grade_id].metadata["nbgrader"])
+            edited.add(grade_id)
+    restored = []
+    order = list(graded)
+    for k, grade_id in enumerate(order):
+        meta = graded[grade_id].metadata["nbgrader"]
+        if grade_id in seen or not meta.get("solution") or meta.get("grade"):
+            continue  # present, or a graded cell that nbgrader puts back itself
+        before = [g for g in order[:k] if g in seen]
+        at = 0 if not before else 1 + next(i for i, c in enumerate(nb.cells)
+                                           if c.metadata.get("nbgrader", {}).get("grade_id") == before[-1])
+        cell = nbformat.from_dict(copy.deepcopy(graded[grade_id]))
+        cell.id = "restored-" + hashlib.sha256(grade_id.encode()).hexdigest()[:8]  # the same each time
+        nb.cells.insert(at, cell)
+        seen.add(grade_id)
+        restored.append(grade_id)
+    notes = []
+    if edited:
+        notes.append(f"edited nbgrader metadata restored ({', '.join(sorted(edited))})")
+    if demoted:
+        notes.append(f"duplicated or unknown graded cells made ordinary ({', '.join(sorted(demoted))})")
+    if restored:
+        notes.append(f"deleted answer cells put back empty ({', '.join(restored)})")
+    return notes
+
+
+def _without_checksum(meta: dict) -> dict:
+    return {k: v for k, v in meta.items() if k != "checksum"}
 
 
 def fingerprint(root: Path, staged: Path, lecture: str) -> str:
