@@ -84,3 +84,115 @@ def xor_square():
     X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
     y = np.array([-1, 1, 1, -1])
     return X, y
+
+
+# --------------------------------------------------------------------------- lecture 01
+
+
+def labels_from_probability(p, rng) -> np.ndarray:
+    """Independent labels in {-1, +1}, ``+1`` with probability ``p`` (an array of probabilities).
+
+    Returns an int array of the shape of ``p``.
+    """
+    p = np.asarray(p, dtype=float)
+    if not np.all((p >= 0) & (p <= 1)):
+        raise ValueError("p must hold probabilities in [0, 1]")
+    rng = as_rng(rng)
+    return np.where(rng.uniform(size=p.shape) < p, 1, -1)
+
+
+def step_classification(n: int, rng, breaks, eta):
+    """``n`` points ``x`` uniform on [0, 1], labelled +1 with probability ``eta[k]`` on the piece
+    ``breaks[k] <= x < breaks[k + 1]`` (lecture 01; ``breaks`` from 0 to 1).
+
+    Returns ``x`` (n,) and ``y`` (n,) in {-1, +1}.
+    """
+    n = positive_int(n, "n")
+    breaks, eta = np.asarray(breaks, dtype=float), np.asarray(eta, dtype=float)
+    if breaks.ndim != 1 or eta.shape != (len(breaks) - 1,) or breaks[0] != 0 or breaks[-1] != 1 \
+            or np.any(np.diff(breaks) <= 0):
+        raise ValueError("breaks must increase strictly from 0 to 1 and eta hold one probability per piece")
+    rng = as_rng(rng)
+    x = rng.uniform(size=n)
+    piece = np.clip(np.searchsorted(breaks, x, side="right") - 1, 0, len(eta) - 1)
+    return x, labels_from_probability(eta[piece], rng)
+
+
+def sine_target(x) -> np.ndarray:
+    """The regression function of lecture 01: ``f*(x) = sin(pi x + 1/2)``.
+
+    On [-1, 1] it has mean 0 and mean square 1/2 (a whole period).
+    """
+    return np.sin(np.pi * np.asarray(x, dtype=float) + 0.5)
+
+
+def midpoint_grid(n: int, low: float = -1.0, high: float = 1.0) -> np.ndarray:
+    """The midpoints of ``n`` equal cells of [low, high]: a fixed design of ``n`` inputs."""
+    n = positive_int(n, "n")
+    return low + (np.arange(n) + 0.5) * (high - low) / n
+
+
+def noisy_sine(n: int, rng, noise: float = 0.3, design: str = "random"):
+    """``n`` pairs with ``y = sine_target(x) + noise * z``, ``z`` standard normal (lecture 01).
+
+    ``design="random"``: ``x`` independent and uniform on [-1, 1]; ``design="grid"``: ``x`` is
+    :func:`midpoint_grid` and only the noise is random. Returns ``x`` (n,) and ``y`` (n,).
+    """
+    n, noise = positive_int(n, "n"), positive_float(noise, "noise")
+    rng = as_rng(rng)
+    if design == "random":
+        x = rng.uniform(-1.0, 1.0, size=n)
+    elif design == "grid":
+        x = midpoint_grid(n)
+    else:
+        raise ValueError(f"design must be 'random' or 'grid'; got {design!r}")
+    return x, sine_target(x) + noise * rng.standard_normal(n)
+
+
+# --------------------------------------------------------------------------- lecture 04
+
+
+def random_joint_table(m: int, K: int, rng, concentration: float = 1.0) -> np.ndarray:
+    """A random joint distribution ``P(X = x, Y = y)`` on ``m`` inputs and ``K`` classes (lecture 04).
+
+    The ``m K`` entries are a draw from the Dirichlet distribution with all parameters
+    ``concentration`` (1 = uniform on the simplex). Returns a float array (m, K) summing to 1.
+    """
+    m, K = positive_int(m, "m"), positive_int(K, "K")
+    concentration = positive_float(concentration, "concentration")
+    rng = as_rng(rng)
+    return rng.dirichlet(np.full(m * K, concentration)).reshape(m, K)
+
+
+def sample_joint_table(joint, n: int, rng):
+    """``n`` i.i.d. pairs ``(x, y)`` drawn from a joint table ``joint`` (m, K) (lecture 04).
+
+    Returns two int arrays of shape (n,): the inputs (row indices) and the classes (column indices).
+    """
+    from .bayes import check_joint
+
+    joint = check_joint(joint)
+    n = positive_int(n, "n")
+    rng = as_rng(rng)
+    flat = rng.choice(joint.size, size=n, p=joint.ravel() / joint.sum())
+    x, y = np.divmod(flat, joint.shape[1])
+    return x.astype(int), y.astype(int)
+
+
+def sample_gaussian_classes(model, n: int, rng):
+    """``n`` i.i.d. pairs from Gaussian classes (lecture 04): ``Y`` with probabilities
+    ``model.priors``, then ``X | Y = k ~ N(model.means[k], model.covariances[k])``.
+
+    ``model`` is a :class:`mlcourse.mle.GaussianClassModel`. Returns ``X`` (n, d) and ``y`` (n,)
+    holding ``model.classes``.
+    """
+    from .mle import _check_model
+
+    classes, priors, means, covs = _check_model(model)
+    n = positive_int(n, "n")
+    rng = as_rng(rng)
+    k = rng.choice(len(classes), size=n, p=priors / priors.sum())
+    z = rng.standard_normal((n, means.shape[1]))
+    chol = np.linalg.cholesky(covs)  # (K, d, d)
+    X = means[k] + np.einsum("nij,nj->ni", chol[k], z)
+    return X, classes[k]

@@ -77,3 +77,160 @@ def perceptron_stepper(n: int = 40):
     out = W.interactive_output(lambda gamma, seed, step: draw_perceptron_step(gamma, seed, step, n),
                                dict(gamma=gamma, seed=seed, step=step))
     return W.VBox([W.HBox([gamma, seed]), W.HBox([play, step]), out])
+
+
+# --------------------------------------------------------------------------- lecture 01
+
+
+def draw_polynomial_fit(degree: int, n: int, seed: int, noise: float = 0.3, n_curves: int = 25):
+    """One frame of lecture 01's explorer: a polynomial fit and its errors.
+
+    ``n`` training inputs on the grid :func:`mlcourse.data.midpoint_grid`, labels
+    ``sine_target(x) + noise * z`` drawn with ``seed``. Left: the truth, the sample, its
+    least-squares polynomial of degree ``degree``, the fits to ``n_curves`` other samples (thin) and
+    their exact mean. Right: the training and test error of this fit, and the exact expected test
+    error split into noise, bias^2 and variance.
+
+    Returns ``(train_error, test_error, terms)`` with ``terms`` a :class:`mlcourse.risk.BiasVariance`.
+    """
+    from . import risk
+
+    degree, n, seed = int(degree), int(n), int(seed)
+    x, y = data.noisy_sine(n, seed, noise=noise, design="grid")
+    coef = risk.fit_polynomial(x, y, degree)
+    train = float(np.mean((risk.predict_polynomial(coef, x) - y) ** 2))
+    test = risk.squared_risk(lambda t: risk.predict_polynomial(coef, t), data.sine_target, noise)
+    terms = risk.polynomial_bias_variance(degree, x, data.sine_target, noise)
+    others, _ = risk.simulate_polynomial_fits(degree, x, data.sine_target, noise, n_curves, rng=seed + 10_000)
+    mean_fit = risk.fit_polynomial(x, data.sine_target(x), degree)  # the fit is linear in y: E fit = fit(E y)
+
+    grid = np.linspace(-1, 1, 300)
+    fig, (ax, bar) = plt.subplots(1, 2, figsize=(10, 4.3), gridspec_kw=dict(width_ratios=[1.5, 1]))
+    ax.plot(grid, risk.predict_polynomial(others, grid).T, color="#9ecae1", lw=0.6, alpha=0.7)
+    ax.plot([], [], color="#9ecae1", lw=0.6, label=f"fits to {n_curves} other samples")
+    ax.plot(grid, data.sine_target(grid), color="k", lw=2, label="truth $f^*(x)$")
+    ax.plot(grid, risk.predict_polynomial(mean_fit, grid), color="#2b8cbe", ls="--", lw=1.5,
+            label=r"mean fit $\bar f(x)$")
+    ax.plot(grid, risk.predict_polynomial(coef, grid), color="#d95f02", lw=2, label="fit to this sample")
+    ax.scatter(x, y, s=18, color="#d95f02", edgecolor="k", linewidth=0.5, zorder=3, label="this sample")
+    ax.set_xlim(-1, 1)
+    ax.set_ylim(-2.2, 2.2)
+    ax.set_xlabel("$x$")
+    ax.set_title(f"degree {degree}, n = {n}")
+    ax.legend(loc="lower left", fontsize="x-small", ncol=2)
+
+    top = 0.8
+    names = ["train\nerror", "test\nerror", "expected\ntest error"]
+    bar.bar(names[:2], [min(train, top), min(test, top)], color=["#7570b3", "#e7298a"])
+    bottom = 0.0
+    for value, label, color in ((terms.noise, "noise", "#bbbbbb"), (terms.bias2, "bias$^2$", "#66a61e"),
+                                (terms.variance, "variance", "#e6ab02")):
+        bar.bar(names[2], min(value, max(top - bottom, 0)), bottom=bottom, color=color, label=label)
+        bottom += value
+    for i, value in enumerate([train, test, terms.expected_error]):
+        text = f"{value:.3f}" if value < top else f"{value:.3g} ↑"
+        bar.text(i, min(value, top) + 0.015, text, ha="center", fontsize="small")
+    bar.set_ylim(0, top + 0.08)
+    bar.set_ylabel("mean squared error")
+    bar.legend(loc="upper left", fontsize="small")
+    bar.set_title(f"bias$^2$ = {terms.bias2:.4f}, variance = {terms.variance:.4f}", fontsize="medium")
+    fig.tight_layout()
+    plt.show()
+    return train, test, terms
+
+
+def polynomial_explorer(noise: float = 0.3):
+    """Sliders for the degree, the sample size and the sample's seed of lecture 01's polynomial fits."""
+    import ipywidgets as W
+
+    degree = W.IntSlider(value=3, min=0, max=12, description="degree", continuous_update=False)
+    n = W.IntSlider(value=20, min=10, max=100, step=5, description="sample size", continuous_update=False)
+    seed = W.IntSlider(value=0, min=0, max=50, description="sample seed", continuous_update=False)
+    out = W.interactive_output(lambda degree, n, seed: draw_polynomial_fit(degree, n, seed, noise),
+                               dict(degree=degree, n=n, seed=seed))
+    return W.VBox([W.HBox([degree, n, seed]), out])
+
+
+# --------------------------------------------------------------------------- lecture 04
+
+
+def two_gaussian_classes(shift_x: float, shift_y: float, rho: float, spread: float, prior: float):
+    """Lecture 04's explorer model: class 0 is ``N((0, 0), C)``, class 1 is
+    ``N((shift_x, shift_y), spread^2 C)`` with ``C = [[1, rho], [rho, 1]]``, ``P(Y = 1) = prior``."""
+    from . import bayes
+
+    C = np.array([[1.0, rho], [rho, 1.0]])
+    return bayes.gaussian_classes([[0.0, 0.0], [shift_x, shift_y]], [C, spread**2 * C], [1.0 - prior, prior])
+
+
+def draw_bayes_explorer(shift_x: float, shift_y: float, rho: float, spread: float, prior: float,
+                        resolution: int = 200):
+    """One frame of lecture 04's explorer: two Gaussian classes, their Bayes boundary and errors.
+
+    Left: the plane, shaded by the Bayes classifier, with contours of ``pi_k p_k(x)``, the Bayes
+    boundary (solid) and the boundary of naive Bayes with the true per-feature variances (dashed).
+    Right: the errors, all computed on the same grid (so none can come out below the Bayes error):
+    Bayes, naive Bayes, and the best constant prediction ``min(pi_0, pi_1)``.
+
+    Returns ``(bayes_error, naive_error, constant_error)``.
+    """
+    from . import bayes, mle
+
+    model = two_gaussian_classes(float(shift_x), float(shift_y), float(rho), float(spread), float(prior))
+    naive = bayes.naive_gaussian(model)
+    bayes_err = bayes.classifier_error(model, lambda P: mle.predict_gaussian_classes(model, P), resolution)
+    naive_err = bayes.classifier_error(model, lambda P: mle.predict_gaussian_classes(naive, P), resolution)
+    constant_err = float(min(prior, 1.0 - prior))
+
+    fig, (ax, bar) = plt.subplots(1, 2, figsize=(10, 4.6), gridspec_kw=dict(width_ratios=[1.4, 1]))
+    lim = (-4.0, 6.0)
+    g = np.linspace(*lim, resolution)
+    gx, gy = np.meshgrid(g, g)
+    P = np.c_[gx.ravel(), gy.ravel()]
+    weighted = np.exp(mle.class_log_scores(model, P))
+    labels = np.argmax(weighted, axis=1).reshape(gx.shape)
+    ax.contourf(gx, gy, labels, levels=[-0.5, 0.5, 1.5], colors=["#d95f02", "#1b9e77"], alpha=0.15)
+    for k, color in enumerate(["#d95f02", "#1b9e77"]):
+        ax.contour(gx, gy, weighted[:, k].reshape(gx.shape), levels=4, colors=color, linewidths=0.7)
+    score = bayes.bayes_rule(model).score(P).reshape(gx.shape)
+    naive_score = bayes.bayes_rule(naive).score(P).reshape(gx.shape)
+    if score.min() < 0 < score.max():
+        ax.contour(gx, gy, score, levels=[0], colors="k", linewidths=2)
+    if naive_score.min() < 0 < naive_score.max():
+        ax.contour(gx, gy, naive_score, levels=[0], colors="#7570b3", linewidths=1.5, linestyles="--")
+    ax.plot([], [], color="k", lw=2, label="Bayes boundary")
+    ax.plot([], [], color="#7570b3", lw=1.5, ls="--", label="naive Bayes boundary")
+    ax.set_xlim(*lim)
+    ax.set_ylim(*lim)
+    ax.set_aspect("equal")
+    ax.legend(loc="lower right", fontsize="small")
+    kind = "linear" if spread == 1 else "quadratic"
+    ax.set_title(f"$\\rho$ = {rho:.2f}, spread of class 1 = {spread:.2f}: {kind} boundary", fontsize="medium")
+
+    values = [bayes_err, naive_err, constant_err]
+    bar.bar(["Bayes", "naive Bayes", "constant"], values, color=["k", "#7570b3", "#bbbbbb"])
+    for i, v in enumerate(values):
+        bar.text(i, v + 0.01, f"{v:.3f}", ha="center", fontsize="small")
+    bar.axhline(bayes_err, color="k", lw=0.8, ls=":")
+    bar.set_ylim(0, 0.55)
+    bar.set_ylabel("error $P(g(X) \\neq Y)$")
+    bar.set_title(f"prior $P(Y=1)$ = {prior:.2f}", fontsize="medium")
+    fig.tight_layout()
+    plt.show()
+    return bayes_err, naive_err, constant_err
+
+
+def bayes_explorer():
+    """Sliders for lecture 04's two Gaussian classes: the mean of class 1, the correlation, the
+    spread of class 1 and the prior."""
+    import ipywidgets as W
+
+    style = dict(continuous_update=False)
+    shift_x = W.FloatSlider(value=2.0, min=-2.0, max=4.0, step=0.25, description="mean x₁", **style)
+    shift_y = W.FloatSlider(value=0.0, min=-2.0, max=4.0, step=0.25, description="mean x₂", **style)
+    rho = W.FloatSlider(value=0.6, min=-0.9, max=0.9, step=0.05, description="correlation", **style)
+    spread = W.FloatSlider(value=1.0, min=0.4, max=2.5, step=0.1, description="spread (class 1)", **style)
+    prior = W.FloatSlider(value=0.5, min=0.05, max=0.95, step=0.05, description="P(Y = 1)", **style)
+    out = W.interactive_output(draw_bayes_explorer, dict(shift_x=shift_x, shift_y=shift_y, rho=rho,
+                                                         spread=spread, prior=prior))
+    return W.VBox([W.HBox([shift_x, shift_y, rho]), W.HBox([spread, prior]), out])

@@ -1,0 +1,435 @@
+"""Lecture 01: risk and empirical risk, empirical risk minimisation, and the decompositions of error.
+
+Conventions of the lecture:
+
+* a *predictor* is a function ``f`` that maps an array of inputs (one per row, or one per entry
+  for inputs on a line) to an array of predictions, one per input;
+* a *loss* ``loss(y_hat, y)`` is vectorised and returns one number per prediction (see
+  :mod:`mlcourse.losses`); the **risk** of ``f`` is ``R(f) = E loss(f(X), Y)`` over the
+  distribution of ``(X, Y)``, its **empirical risk** on a sample is the mean loss on it;
+* for classification on ``[0, 1]`` the distribution is known exactly: ``X`` is uniform and
+  ``P(Y = +1 | X = x)`` is a step function (:class:`StepDistribution`), so every risk below is an
+  exact integral, not an estimate. The finite class is that of *thresholds*
+  ``h_theta(x) = +1 if x >= theta else -1``;
+* for regression, ``X`` is uniform on ``[low, high]`` (``[-1, 1]`` by default) and
+  ``Y = f*(X) + noise``; expectations over ``X`` are computed by Gauss-Legendre quadrature,
+  exact for polynomials of degree below ``2 * n_nodes``;
+* polynomial fits are least squares on the design ``x`` (fixed inputs, random noise: the
+  *fixed design* in which bias and variance have closed forms).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable
+
+import numpy as np
+
+from ._checks import _as_float_array, positive_float, positive_int
+from .data import as_rng, step_classification
+
+# --------------------------------------------------------------------------- risk, empirical risk
+
+
+def empirical_risk(predict: Callable, X, y, loss: Callable) -> float:
+    """The mean loss ``(1/n) sum_i loss(f(x_i), y_i)`` of the predictor ``predict`` on a sample.
+
+    ``predict`` is called once, on all of ``X``.
+    """
+    y = np.asarray(y)
+    predictions = np.asarray(predict(X))
+    if predictions.shape != y.shape:
+        raise ValueError(f"predict(X) has shape {predictions.shape}, expected {y.shape} (one prediction per label)")
+    return float(np.mean(loss(predictions, y)))
+
+
+def memoriser(X, y, default: float = 0.0) -> Callable:
+    """The predictor that has learnt its sample by heart and nothing else.
+
+    It returns ``y_i`` at an input equal to a training input ``x_i`` (the last one when an input
+    occurs twice) and ``default`` everywhere else. Its empirical risk on its own sample is zero
+    under any loss that is zero on correct predictions.
+
+    >>> f = memoriser([0.25, 0.5], [1.0, 1.0])
+    >>> f(np.array([0.5, 0.3]))
+    array([1., 0.])
+    """
+    X_train = _as_float_array(X, "X")
+    y_train = _as_float_array(y, "y")
+    if X_train.ndim not in (1, 2) or y_train.shape != X_train.shape[:1]:
+        raise ValueError(f"X must have shape (n,) or (n, d) and y shape (n,); "
+                         f"got {X_train.shape} and {y_train.shape}")
+    rows_train = X_train.reshape(len(X_train), -1) + 0.0  # + 0.0 turns -0.0 into 0.0
+
+    def predict(X_new) -> np.ndarray:
+        X_new = _as_float_array(X_new, "X")
+        rows_new = X_new.reshape(len(X_new), -1) + 0.0
+        if rows_new.shape[1] != rows_train.shape[1]:
+            raise ValueError(f"X has {rows_new.shape[1]} features per input; "
+                             f"the memoriser learnt {rows_train.shape[1]}")
+        _, ids = np.unique(np.vstack([rows_train, rows_new]), axis=0, return_inverse=True)
+        ids = ids.ravel()
+        label_of = np.full(ids.max() + 1, np.nan)
+        label_of[ids[: len(rows_train)]] = y_train  # with repeated indices the last assignment wins
+        out = label_of[ids[len(rows_train):]]
+        return np.where(np.isnan(out), default, out)
+
+    return predict
+
+
+# --------------------------------------------------------------------------- a known classification problem
+
+
+@dataclass(frozen=True)
+class StepDistribution:
+    """``X`` uniform on ``[0, 1]``; ``P(Y = +1 | X = x) = eta[k]`` for ``breaks[k] <= x < breaks[k + 1]``.
+
+    Make one with :func:`step_distribution`, which checks the arguments.
+    """
+
+    breaks: np.ndarray
+    eta: np.ndarray
+
+
+def step_distribution(breaks, eta) -> StepDistribution:
+    """A :class:`StepDistribution`; ``breaks`` run from 0 to 1 increasing, ``eta`` has one value in
+    ``[0, 1]`` per piece.
+
+    >>> step_distribution([0, 0.5, 1], [0.2, 0.9]).eta
+    array([0.2, 0.9])
+    """
+    breaks, eta = _as_float_array(breaks, "breaks").copy(), _as_float_array(eta, "eta").copy()
+    if breaks.ndim != 1 or len(breaks) < 2 or breaks[0] != 0 or breaks[-1] != 1 or np.any(np.diff(breaks) <= 0):
+        raise ValueError(f"breaks must increase strictly from 0 to 1; got {breaks.tolist()}")
+    if eta.shape != (len(breaks) - 1,):
+        raise ValueError(f"eta must have one value per piece, shape ({len(breaks) - 1},); got shape {eta.shape}")
+    if np.any((eta < 0) | (eta > 1)):
+        raise ValueError(f"eta holds probabilities, in [0, 1]; got {eta.tolist()}")
+    breaks.flags.writeable = eta.flags.writeable = False
+    return StepDistribution(breaks, eta)
+
+
+def conditional_probability(dist: StepDistribution, x) -> np.ndarray:
+    """``eta(x) = P(Y = +1 | X = x)``, elementwise (``eta(1)`` is the value of the last piece)."""
+    x = _as_float_array(x, "x")
+    piece = np.clip(np.searchsorted(dist.breaks, x, side="right") - 1, 0, len(dist.eta) - 1)
+    return dist.eta[piece]
+
+
+def sample(dist: StepDistribution, n: int, rng):
+    """``n`` independent pairs ``(x_i, y_i)`` from ``dist``: arrays ``x`` (n,) and ``y`` (n,) in {-1, +1}."""
+    return step_classification(n, rng, dist.breaks, dist.eta)
+
+
+def eta_integral(dist: StepDistribution, a, b) -> np.ndarray:
+    """``int_a^b eta(x) dx`` for ``0 <= a, b <= 1`` (elementwise; negative when ``b < a``)."""
+    a, b = _as_float_array(a, "a"), _as_float_array(b, "b")
+    if np.any((a < 0) | (a > 1) | (b < 0) | (b > 1)):
+        raise ValueError("a and b must lie in [0, 1], where X lives")
+    cumulative = np.r_[0.0, np.cumsum(dist.eta * np.diff(dist.breaks))]  # the integral is piecewise linear
+    return np.interp(b, dist.breaks, cumulative) - np.interp(a, dist.breaks, cumulative)
+
+
+def threshold_predict(theta, x) -> np.ndarray:
+    """``h_theta(x)``: ``+1`` where ``x >= theta``, else ``-1``."""
+    return np.where(_as_float_array(x, "x") >= float(theta), 1, -1)
+
+
+def threshold_risk(dist: StepDistribution, theta) -> np.ndarray:
+    """The exact 0-1 risk of ``h_theta``, elementwise in ``theta`` (values outside [0, 1] are clipped).
+
+    Left of ``theta`` it says -1 and is wrong with probability ``eta``; right of it, it says +1 and
+    is wrong with probability ``1 - eta``:
+    ``R(h_theta) = int_0^theta eta + int_theta^1 (1 - eta)``.
+    """
+    theta = np.clip(_as_float_array(theta, "theta"), 0.0, 1.0)
+    left = eta_integral(dist, 0.0, theta)
+    right = (1.0 - theta) - eta_integral(dist, theta, 1.0)
+    return left + right
+
+
+def bayes_classifier(dist: StepDistribution, x) -> np.ndarray:
+    """The best classifier of all: ``+1`` where ``eta(x) >= 1/2``, else ``-1``."""
+    return np.where(conditional_probability(dist, x) >= 0.5, 1, -1)
+
+
+def bayes_risk(dist: StepDistribution) -> float:
+    """The smallest 0-1 risk of any classifier: ``E min(eta(X), 1 - eta(X))``."""
+    return float(np.sum(np.minimum(dist.eta, 1.0 - dist.eta) * np.diff(dist.breaks)))
+
+
+def piecewise_risk(dist: StepDistribution, edges, labels) -> float:
+    """The exact 0-1 risk of the classifier that says ``labels[j]`` on ``[edges[j], edges[j + 1])``.
+
+    ``edges`` run from 0 to 1 increasing; ``labels`` has one entry in {-1, +1} per cell.
+    """
+    edges, labels = _as_float_array(edges, "edges"), np.asarray(labels)
+    if edges.ndim != 1 or edges[0] != 0 or edges[-1] != 1 or np.any(np.diff(edges) <= 0):
+        raise ValueError(f"edges must increase strictly from 0 to 1; got {edges.tolist()}")
+    if labels.shape != (len(edges) - 1,) or not np.isin(labels, (-1, 1)).all():
+        raise ValueError(f"labels must hold one label, -1 or +1, per cell: shape ({len(edges) - 1},)")
+    mass_plus = eta_integral(dist, edges[:-1], edges[1:])  # P(Y = +1, X in cell)
+    mass_minus = np.diff(edges) - mass_plus
+    return float(np.sum(np.where(labels == 1, mass_minus, mass_plus)))
+
+
+# --------------------------------------------------------------------------- ERM over thresholds
+
+
+@dataclass(frozen=True)
+class ERMResult:
+    """What :func:`erm_threshold` returns.
+
+    Attributes
+    ----------
+    theta : float
+        The threshold chosen: the first of ``thresholds`` with the smallest empirical risk.
+    index : int
+        Its position in ``thresholds``.
+    empirical_risk : float
+        Its empirical 0-1 risk.
+    empirical_risks : ndarray of shape (k,)
+        The empirical risk of every threshold.
+    """
+
+    theta: float
+    index: int
+    empirical_risk: float
+    empirical_risks: np.ndarray
+
+
+def threshold_empirical_risks(x, y, thresholds) -> np.ndarray:
+    """Empirical 0-1 risk of ``h_theta`` on ``(x, y)`` for every ``theta`` in ``thresholds``.
+
+    ``x`` and ``y`` of shape (n,) give risks of shape (k,); of shape (s, n), ``s`` samples at once,
+    risks of shape (s, k).
+    """
+    x, thresholds = _as_float_array(x, "x"), _as_float_array(thresholds, "thresholds")
+    y = np.asarray(y)
+    if x.ndim not in (1, 2) or y.shape != x.shape or thresholds.ndim != 1:
+        raise ValueError(f"x and y must have the same shape, (n,) or (s, n), and thresholds shape (k,); "
+                         f"got {x.shape}, {y.shape}, {thresholds.shape}")
+    if not np.isin(y, (-1, 1)).all():
+        raise ValueError("y must hold labels -1 and +1 only")
+    predictions = np.where(x[..., None, :] >= thresholds[:, None], 1, -1)  # (..., k, n)
+    return (predictions != y[..., None, :]).mean(axis=-1)
+
+
+def erm_threshold(x, y, thresholds) -> ERMResult:
+    """Empirical risk minimisation over the finite class ``{h_theta : theta in thresholds}``.
+
+    Ties go to the first minimiser in the order of ``thresholds``.
+    """
+    if np.ndim(x) != 1:
+        raise ValueError(f"x must have shape (n,): one sample; got shape {np.shape(x)}")
+    risks = threshold_empirical_risks(x, y, thresholds)
+    k = int(np.argmin(risks))
+    return ERMResult(float(np.asarray(thresholds, dtype=float)[k]), k, float(risks[k]), risks)
+
+
+@dataclass(frozen=True)
+class ExcessRisk:
+    """The risks that split the excess risk of a chosen classifier ``h_hat`` in a class ``H``.
+
+    ``excess = risk(h_hat) - bayes = estimation + approximation`` with
+    ``estimation = risk(h_hat) - best_in_class`` and ``approximation = best_in_class - bayes``.
+    """
+
+    bayes: float
+    best_in_class: float
+    chosen: float
+
+    @property
+    def approximation(self) -> float:
+        return self.best_in_class - self.bayes
+
+    @property
+    def estimation(self) -> float:
+        return self.chosen - self.best_in_class
+
+    @property
+    def excess(self) -> float:
+        return self.chosen - self.bayes
+
+
+def excess_risk(dist: StepDistribution, thresholds, theta_hat) -> ExcessRisk:
+    """The exact :class:`ExcessRisk` of ``h_theta_hat`` in the class of ``thresholds`` under ``dist``."""
+    best = float(np.min(threshold_risk(dist, thresholds)))
+    return ExcessRisk(bayes_risk(dist), best, float(threshold_risk(dist, theta_hat)))
+
+
+# --------------------------------------------------------------------------- squared loss, regression
+
+
+@lru_cache(maxsize=8)
+def _gauss_legendre(n_nodes: int):
+    nodes, weights = np.polynomial.legendre.leggauss(n_nodes)
+    return nodes, weights / 2.0  # weights of the uniform distribution on [-1, 1]
+
+
+def uniform_nodes(low: float = -1.0, high: float = 1.0, n_nodes: int = 64):
+    """Nodes and weights (summing to 1) with ``E g(X) = sum_k weights[k] g(nodes[k])`` for ``X``
+    uniform on ``[low, high]``: Gauss-Legendre, exact for polynomials of degree below ``2 n_nodes``."""
+    n_nodes = positive_int(n_nodes, "n_nodes")
+    low, high = float(low), float(high)
+    if not high > low:
+        raise ValueError(f"high must be larger than low; got low={low}, high={high}")
+    nodes, weights = _gauss_legendre(n_nodes)
+    return low + (nodes + 1.0) * (high - low) / 2.0, weights.copy()
+
+
+def uniform_expectation(g: Callable, low: float = -1.0, high: float = 1.0, n_nodes: int = 64) -> np.ndarray:
+    """``E g(X)`` for ``X`` uniform on ``[low, high]``, by :func:`uniform_nodes`.
+
+    ``g`` maps an array of inputs (m,) to values (m,) or (..., m); the expectation is over the last axis.
+    """
+    nodes, weights = uniform_nodes(low, high, n_nodes)
+    return np.asarray(g(nodes)) @ weights
+
+
+def squared_risk(predict: Callable, target: Callable, noise: float, low: float = -1.0, high: float = 1.0) -> float:
+    """The risk ``E (Y - f(X))^2`` when ``Y = target(X) + noise * Z`` with ``E[Z | X] = 0``, ``Var Z = 1``.
+
+    By the decomposition of lecture 01 it is ``noise^2 + E (target(X) - f(X))^2``: the noise plus the
+    squared distance of ``f`` to the regression function.
+    """
+    noise = float(noise)
+    if noise < 0:
+        raise ValueError(f"noise is a standard deviation, >= 0; got {noise}")
+    return float(noise**2 + uniform_expectation(lambda x: (target(x) - predict(x)) ** 2, low, high))
+
+
+def polynomial_features(x, degree: int) -> np.ndarray:
+    """The Vandermonde matrix ``[1, x, x^2, ..., x^degree]``, shape (n, degree + 1)."""
+    x = _as_float_array(x, "x")
+    if x.ndim != 1:
+        raise ValueError(f"x must be a 1-d array of inputs; got shape {x.shape}")
+    degree = _degree(degree)
+    return x[:, None] ** np.arange(degree + 1)
+
+
+def fit_polynomial(x, y, degree: int) -> np.ndarray:
+    """Least-squares polynomial of degree ``degree``: coefficients, constant term first.
+
+    ``y`` of shape (n,) gives coefficients (degree + 1,); ``y`` of shape (k, n) fits k data sets that
+    share the inputs ``x`` and gives (k, degree + 1). With fewer distinct inputs than coefficients the
+    minimum-norm interpolating polynomial is returned (``numpy.linalg.lstsq``).
+    """
+    V = polynomial_features(x, degree)
+    y = _as_float_array(y, "y")
+    if y.shape[-1:] != (V.shape[0],) or y.ndim > 2:
+        raise ValueError(f"y must have shape ({V.shape[0]},) or (k, {V.shape[0]}) to match x; got {y.shape}")
+    return np.linalg.lstsq(V, y.T, rcond=None)[0].T
+
+
+def predict_polynomial(coef, x) -> np.ndarray:
+    """Values of the polynomial(s) ``coef`` (constant first; shape (p,) or (k, p)) at ``x`` (m,)."""
+    coef = _as_float_array(coef, "coef")
+    if coef.ndim not in (1, 2):
+        raise ValueError(f"coef must have shape (p,) or (k, p); got {coef.shape}")
+    return coef @ polynomial_features(x, coef.shape[-1] - 1).T
+
+
+@dataclass(frozen=True)
+class BiasVariance:
+    """The three terms of the expected squared error of a learning method.
+
+    ``expected_error = noise + bias2 + variance``, all averaged over the test input ``X``.
+    """
+
+    noise: float
+    bias2: float
+    variance: float
+
+    @property
+    def expected_error(self) -> float:
+        return self.noise + self.bias2 + self.variance
+
+
+def bias_variance_terms(predictions, truth, noise: float = 0.0, weights=None) -> BiasVariance:
+    """Bias and variance of repeated fits, from their predictions.
+
+    Parameters
+    ----------
+    predictions : array of shape (n_fits, m)
+        ``predictions[s, j]`` is the prediction at test input ``x_j`` of the model fitted to the
+        ``s``-th training set.
+    truth : array of shape (m,)
+        The regression function ``f*(x_j)``.
+    noise : float
+        The noise variance, copied into the result.
+    weights : array of shape (m,), optional
+        Weights of the test inputs (summing to 1) for an expectation over ``X``; equal by default.
+
+    Returns
+    -------
+    BiasVariance
+        ``bias2 = sum_j weights_j (mean_s predictions[s, j] - truth_j)^2`` and
+        ``variance = sum_j weights_j mean_s (predictions[s, j] - mean_s predictions[s, j])^2``
+        (the mean over fits divides by ``n_fits``).
+    """
+    P = _as_float_array(predictions, "predictions")
+    truth = _as_float_array(truth, "truth")
+    if P.ndim != 2 or truth.shape != (P.shape[1],):
+        raise ValueError(f"predictions must have shape (n_fits, m) and truth shape (m,); "
+                         f"got {P.shape}, {truth.shape}")
+    w = np.full(P.shape[1], 1.0 / P.shape[1]) if weights is None else _as_float_array(weights, "weights")
+    if w.shape != truth.shape:
+        raise ValueError(f"weights must have shape {truth.shape}; got {w.shape}")
+    mean = P.mean(axis=0)
+    return BiasVariance(float(noise), float(w @ (mean - truth) ** 2), float(w @ P.var(axis=0)))
+
+
+def _prediction_operator(degree, x_train, nodes):
+    """The matrix ``A`` (m, n) with ``fit(y) evaluated at nodes = A @ y`` for least squares."""
+    V = polynomial_features(x_train, degree)
+    return polynomial_features(nodes, degree) @ np.linalg.pinv(V)
+
+
+def polynomial_bias_variance(degree: int, x_train, target: Callable, noise: float,
+                             low: float = -1.0, high: float = 1.0) -> BiasVariance:
+    """Exact noise, bias^2 and variance of least-squares polynomials on the fixed design ``x_train``.
+
+    The training labels are ``target(x_train) + noise * Z`` with independent standard ``Z``; the test
+    input is uniform on ``[low, high]``. The fit is linear in the labels, ``fit(x) = a(x) . y``, so
+    its mean is ``a(x) . target(x_train)`` and its variance ``noise^2 |a(x)|^2``.
+    """
+    noise = positive_float(noise, "noise")
+    nodes, weights = uniform_nodes(low, high)
+    A = _prediction_operator(degree, _as_float_array(x_train, "x_train"), nodes)
+    mean_fit = A @ target(np.asarray(x_train, dtype=float))
+    bias2 = weights @ (mean_fit - target(nodes)) ** 2
+    variance = noise**2 * weights @ (A**2).sum(axis=1)
+    return BiasVariance(noise**2, float(bias2), float(variance))
+
+
+def expected_training_error(degree: int, x_train, target: Callable, noise: float) -> float:
+    """Exact expected training mean squared error of the least-squares polynomial on ``x_train``.
+
+    With ``H`` the projection onto the polynomials (the hat matrix) and ``f = target(x_train)``:
+    ``E train = (|(I - H) f|^2 + noise^2 trace(I - H)) / n``.
+    """
+    noise = positive_float(noise, "noise")
+    x_train = _as_float_array(x_train, "x_train")
+    H = _prediction_operator(degree, x_train, x_train)
+    residual = target(x_train) - H @ target(x_train)
+    n = len(x_train)
+    return float((residual @ residual + noise**2 * (n - np.trace(H))) / n)
+
+
+def simulate_polynomial_fits(degree: int, x_train, target: Callable, noise: float, n_fits: int, rng):
+    """Fit ``n_fits`` training sets that share the inputs ``x_train`` and differ in their noise.
+
+    Returns the coefficients (n_fits, degree + 1) and the training labels (n_fits, n).
+    """
+    x_train = _as_float_array(x_train, "x_train")
+    noise, n_fits, rng = positive_float(noise, "noise"), positive_int(n_fits, "n_fits"), as_rng(rng)
+    Y = target(x_train) + noise * rng.standard_normal((n_fits, len(x_train)))
+    return fit_polynomial(x_train, Y, degree), Y
+
+
+def _degree(degree) -> int:
+    if isinstance(degree, bool) or not isinstance(degree, (int, np.integer)) or degree < 0:
+        raise ValueError(f"degree must be an integer >= 0; got {degree!r}")
+    return int(degree)
