@@ -768,3 +768,40 @@ MODEL = fit_gaussian_classes(np.random.default_rng(0).normal(size=(20, 2)), np.r
 def test_bad_input_is_refused_with_a_message_naming_the_argument(call, error, pattern):
     with pytest.raises(error, match=pattern):
         call()
+
+
+# --------------------------------------------------------------------------- lecture 03's explorer
+
+
+def test_likelihood_explorer_frame_reports_the_mle_and_the_bias_of_the_variance(monkeypatch):
+    import matplotlib.pyplot as plt
+
+    from mlcourse import widgets
+
+    monkeypatch.setattr(plt, "show", lambda: plt.close("all"))
+    fit, mean_s2 = widgets.draw_gaussian_likelihood(0.5, 2.0, 4, seed=7, n_samples=20_000)
+    x = np.random.default_rng(7).normal(0.5, np.sqrt(2.0), size=4)  # the frame's sample, drawn first
+    assert fit == mle.gaussian_mle(x)
+    # E[sigma2_hat] = (n-1)/n sigma2 = 1.5; the sd of the mean of 20000 draws is about 0.01
+    assert abs(mean_s2 - 1.5) < 0.05
+    assert widgets.draw_gaussian_likelihood(0.5, 2.0, 4, seed=7, n_samples=20_000) == (fit, mean_s2)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(mu=0.0, sigma2=0.0, n=5, seed=0), "sigma2"),
+    (dict(mu=0.0, sigma2=1.0, n=1, seed=0), "n must be at least 2"),
+    (dict(mu=0.0, sigma2=1.0, n=0, seed=0), "n"),
+])
+def test_likelihood_explorer_frame_refuses_bad_input(kwargs, message):
+    from mlcourse import widgets
+
+    with pytest.raises(ValueError, match=message):
+        widgets.draw_gaussian_likelihood(**kwargs)
+
+
+def test_likelihood_explorer_builds_its_controls():
+    from mlcourse import widgets
+
+    box = widgets.likelihood_explorer()
+    descriptions = [w.description for row in box.children[:2] for w in row.children]
+    assert descriptions == ["true mean", "true variance", "sample size", "sample seed"]

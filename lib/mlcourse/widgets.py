@@ -12,6 +12,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from . import data, perceptron
+from ._checks import positive_float, positive_int
 from .plotting import plot_boundary, plot_points
 
 
@@ -151,86 +152,68 @@ def polynomial_explorer(noise: float = 0.3):
     return W.VBox([W.HBox([degree, n, seed]), out])
 
 
-# --------------------------------------------------------------------------- lecture 04
+# --------------------------------------------------------------------------- lecture 03
 
 
-def two_gaussian_classes(shift_x: float, shift_y: float, rho: float, spread: float, prior: float):
-    """Lecture 04's explorer model: class 0 is ``N((0, 0), C)``, class 1 is
-    ``N((shift_x, shift_y), spread^2 C)`` with ``C = [[1, rho], [rho, 1]]``, ``P(Y = 1) = prior``."""
-    from . import bayes
+def draw_gaussian_likelihood(mu: float, sigma2: float, n: int, seed: int, n_samples: int = 2000):
+    """One frame of lecture 03's explorer: the likelihood of one Gaussian sample and the sampling
+    distribution of the variance MLE.
 
-    C = np.array([[1.0, rho], [rho, 1.0]])
-    return bayes.gaussian_classes([[0.0, 0.0], [shift_x, shift_y]], [C, spread**2 * C], [1.0 - prior, prior])
+    A sample of ``n`` points from ``N(mu, sigma2)`` drawn with ``seed``. Left: contours of its
+    log-likelihood over ``(mu, sigma2)``, the MLE and the truth. Right: the variance MLE of
+    ``n_samples`` other samples of size ``n``, the truth and their mean (near ``(n-1)/n sigma2``).
 
-
-def draw_bayes_explorer(shift_x: float, shift_y: float, rho: float, spread: float, prior: float,
-                        resolution: int = 200):
-    """One frame of lecture 04's explorer: two Gaussian classes, their Bayes boundary and errors.
-
-    Left: the plane, shaded by the Bayes classifier, with contours of ``pi_k p_k(x)``, the Bayes
-    boundary (solid) and the boundary of naive Bayes with the true per-feature variances (dashed).
-    Right: the errors, all computed on the same grid (so none can come out below the Bayes error):
-    Bayes, naive Bayes, and the best constant prediction ``min(pi_0, pi_1)``.
-
-    Returns ``(bayes_error, naive_error, constant_error)``.
+    Returns ``(fit, mean_of_sigma2_hat)``: the :class:`mlcourse.mle.GaussianMLE` of the sample and
+    the average of the ``n_samples`` variance MLEs.
     """
-    from . import bayes, mle
+    from . import mle
 
-    model = two_gaussian_classes(float(shift_x), float(shift_y), float(rho), float(spread), float(prior))
-    naive = bayes.naive_gaussian(model)
-    bayes_err = bayes.classifier_error(model, lambda P: mle.predict_gaussian_classes(model, P), resolution)
-    naive_err = bayes.classifier_error(model, lambda P: mle.predict_gaussian_classes(naive, P), resolution)
-    constant_err = float(min(prior, 1.0 - prior))
+    mu, sigma2 = float(mu), positive_float(sigma2, "sigma2")
+    n, seed = positive_int(n, "n"), int(seed)
+    if n < 2:
+        raise ValueError(f"n must be at least 2 (with one point the variance MLE is 0); got {n}")
+    rng = np.random.default_rng(seed)
+    x = rng.normal(mu, np.sqrt(sigma2), size=n)
+    fit = mle.gaussian_mle(x)
+    others = rng.normal(mu, np.sqrt(sigma2), size=(n_samples, n)).var(axis=1)
 
-    fig, (ax, bar) = plt.subplots(1, 2, figsize=(10, 4.6), gridspec_kw=dict(width_ratios=[1.4, 1]))
-    lim = (-4.0, 6.0)
-    g = np.linspace(*lim, resolution)
-    gx, gy = np.meshgrid(g, g)
-    P = np.c_[gx.ravel(), gy.ravel()]
-    weighted = np.exp(mle.class_log_scores(model, P))
-    labels = np.argmax(weighted, axis=1).reshape(gx.shape)
-    ax.contourf(gx, gy, labels, levels=[-0.5, 0.5, 1.5], colors=["#d95f02", "#1b9e77"], alpha=0.15)
-    for k, color in enumerate(["#d95f02", "#1b9e77"]):
-        ax.contour(gx, gy, weighted[:, k].reshape(gx.shape), levels=4, colors=color, linewidths=0.7)
-    score = bayes.bayes_rule(model).score(P).reshape(gx.shape)
-    naive_score = bayes.bayes_rule(naive).score(P).reshape(gx.shape)
-    if score.min() < 0 < score.max():
-        ax.contour(gx, gy, score, levels=[0], colors="k", linewidths=2)
-    if naive_score.min() < 0 < naive_score.max():
-        ax.contour(gx, gy, naive_score, levels=[0], colors="#7570b3", linewidths=1.5, linestyles="--")
-    ax.plot([], [], color="k", lw=2, label="Bayes boundary")
-    ax.plot([], [], color="#7570b3", lw=1.5, ls="--", label="naive Bayes boundary")
-    ax.set_xlim(*lim)
-    ax.set_ylim(*lim)
-    ax.set_aspect("equal")
-    ax.legend(loc="lower right", fontsize="small")
-    kind = "linear" if spread == 1 else "quadratic"
-    ax.set_title(f"$\\rho$ = {rho:.2f}, spread of class 1 = {spread:.2f}: {kind} boundary", fontsize="medium")
+    half = 4 * np.sqrt(sigma2 / n) + 0.5 * np.sqrt(sigma2)
+    mus = np.linspace(mu - half, mu + half, 200)
+    s2s = np.linspace(0.05 * sigma2, 3.0 * sigma2, 200)
+    M, S2 = np.meshgrid(mus, s2s)
+    ell = mle.gaussian_log_likelihood(M, S2, x)
+    top = mle.gaussian_log_likelihood(fit.mu, max(fit.sigma2, 1e-12), x)
 
-    values = [bayes_err, naive_err, constant_err]
-    bar.bar(["Bayes", "naive Bayes", "constant"], values, color=["k", "#7570b3", "#bbbbbb"])
-    for i, v in enumerate(values):
-        bar.text(i, v + 0.01, f"{v:.3f}", ha="center", fontsize="small")
-    bar.axhline(bayes_err, color="k", lw=0.8, ls=":")
-    bar.set_ylim(0, 0.55)
-    bar.set_ylabel("error $P(g(X) \\neq Y)$")
-    bar.set_title(f"prior $P(Y=1)$ = {prior:.2f}", fontsize="medium")
+    fig, (ax, hist) = plt.subplots(1, 2, figsize=(11, 4.2))
+    ax.contourf(M, S2, np.maximum(ell, top - 30), levels=30, cmap="Greens")
+    ax.contour(M, S2, ell, levels=top - np.array([20.0, 10.0, 5.0, 2.0, 1.0, 0.5]), colors="k", linewidths=0.6,
+               linestyles="solid")
+    ax.plot(fit.mu, fit.sigma2, "x", color="#d95f02", ms=10, mew=2.5, label="MLE of this sample")
+    ax.plot(mu, sigma2, "o", mfc="none", color="k", ms=9, mew=1.5, label="truth")
+    ax.set(xlabel=r"$\mu$", ylabel=r"$\sigma^2$", xlim=(mus[0], mus[-1]), ylim=(s2s[0], s2s[-1]),
+           title=f"log-likelihood of one sample, n = {n}")
+    ax.legend(loc="upper right", fontsize="small")
+
+    hist.hist(others, bins=60, range=(0, 3 * sigma2), density=True, color="#9ecae1")
+    hist.axvline(sigma2, color="k", ls="--", label=r"true $\sigma_0^2$")
+    hist.axvline(others.mean(), color="#d95f02", label=r"mean of $\hat\sigma^2$")
+    hist.axvline((n - 1) / n * sigma2, color="#7570b3", ls=":", lw=2, label=r"$\frac{n-1}{n}\sigma_0^2$")
+    hist.set(xlabel=r"$\hat\sigma^2$", yticks=[], title=f"variance MLE over {n_samples} samples of size {n}")
+    hist.legend(fontsize="small")
     fig.tight_layout()
     plt.show()
-    return bayes_err, naive_err, constant_err
+    return fit, float(others.mean())
 
 
-def bayes_explorer():
-    """Sliders for lecture 04's two Gaussian classes: the mean of class 1, the correlation, the
-    spread of class 1 and the prior."""
+def likelihood_explorer():
+    """Sliders for lecture 03: the true mean and variance, the sample size and the sample's seed."""
     import ipywidgets as W
 
-    style = dict(continuous_update=False)
-    shift_x = W.FloatSlider(value=2.0, min=-2.0, max=4.0, step=0.25, description="mean x₁", **style)
-    shift_y = W.FloatSlider(value=0.0, min=-2.0, max=4.0, step=0.25, description="mean x₂", **style)
-    rho = W.FloatSlider(value=0.6, min=-0.9, max=0.9, step=0.05, description="correlation", **style)
-    spread = W.FloatSlider(value=1.0, min=0.4, max=2.5, step=0.1, description="spread (class 1)", **style)
-    prior = W.FloatSlider(value=0.5, min=0.05, max=0.95, step=0.05, description="P(Y = 1)", **style)
-    out = W.interactive_output(draw_bayes_explorer, dict(shift_x=shift_x, shift_y=shift_y, rho=rho,
-                                                         spread=spread, prior=prior))
-    return W.VBox([W.HBox([shift_x, shift_y, rho]), W.HBox([spread, prior]), out])
+    mu = W.FloatSlider(value=0.0, min=-2.0, max=2.0, step=0.1, description="true mean", continuous_update=False)
+    sigma2 = W.FloatSlider(value=1.0, min=0.25, max=4.0, step=0.25, description="true variance",
+                           continuous_update=False)
+    n = W.IntSlider(value=10, min=2, max=200, description="sample size", continuous_update=False)
+    seed = W.IntSlider(value=0, min=0, max=50, description="sample seed", continuous_update=False)
+    out = W.interactive_output(lambda mu, sigma2, n, seed: draw_gaussian_likelihood(mu, sigma2, n, seed),
+                               dict(mu=mu, sigma2=sigma2, n=n, seed=seed))
+    return W.VBox([W.HBox([mu, sigma2]), W.HBox([n, seed]), out])
