@@ -1,0 +1,531 @@
+"""Lecture 04: the Bayes-optimal classifier, its error, and naive Bayes with binary features.
+
+Conventions of the lecture:
+
+* a **discrete joint table** ``joint`` of shape (m, K) holds ``P(X = x, Y = y)`` for the inputs
+  ``x = 0, ..., m - 1`` (rows) and the classes ``y = 0, ..., K - 1`` (columns): entries >= 0 that
+  sum to 1. A classifier on it is an integer array ``f`` of shape (m,), ``f[x]`` in ``0, ..., K - 1``;
+* the **Bayes classifier** is ``f*(x) = argmax_y P(Y = y | X = x) = argmax_y P(X = x, Y = y)``
+  (``P(X = x)`` does not depend on ``y``). Ties go to the **smallest** class, as with ``np.argmax``;
+  any tie-break is optimal;
+* its error, the **Bayes error**, is ``1 - E[max_y P(Y = y | X)]``; on a table
+  ``1 - sum_x max_y P(X = x, Y = y)``; for classes with densities
+  ``1 - integral of max_k pi_k p_k(x) dx``;
+* **Gaussian classes** are described by :class:`mlcourse.mle.GaussianClassModel` (priors, means,
+  covariances): the same object lecture 03 fits by maximum likelihood, here with known parameters
+  (build one with :func:`gaussian_classes`). Its Bayes classifier is
+  :func:`mlcourse.mle.predict_gaussian_classes`;
+* **naive Bayes with binary features**: ``x`` in ``{0, 1}^d``, the features independent given the
+  class, ``p[k, j] = P(x_j = 1 | Y = classes[k])``. Fitted by counting, with Laplace smoothing
+  ``alpha``: ``p[k, j] = (N_kj + alpha) / (N_k + 2 alpha)`` and priors ``N_k / n``. With two classes
+  its decision rule is linear: predict ``classes[1]`` iff ``u_0 + sum_j u_j x_j > 0`` where
+
+  ``u_0 = log(pi_1 / pi_0) + sum_j log((1 - p_1j) / (1 - p_0j))``,
+  ``u_j = log(p_1j / p_0j) - log((1 - p_1j) / (1 - p_0j))``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.special import logsumexp, ndtr, xlogy
+
+from . import mle
+from ._checks import _as_float_array, as_matrix, as_vector, positive_int
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class QuadraticRule:
+    """The two-class rule "predict ``classes[1]`` iff ``x^T A x + w . x + b > 0``".
+
+    For Gaussian classes the Bayes rule has this form with ``score(x) = log(pi_1 p_1(x)) -
+    log(pi_0 p_0(x))``; ``A`` is zero (the boundary a hyperplane) when the two covariances are equal.
+
+    Attributes
+    ----------
+    A : ndarray of shape (d, d), symmetric
+    w : ndarray of shape (d,)
+    b : float
+    classes : ndarray of shape (2,)
+        The labels predicted for a score ``<= 0`` and ``> 0``.
+    """
+
+    A: np.ndarray
+    w: np.ndarray
+    b: float
+    classes: np.ndarray
+
+    @property
+    def is_linear(self) -> bool:
+        """Whether ``A`` is zero: the boundary ``{score = 0}`` is a hyperplane."""
+        return bool(np.all(self.A == 0))
+
+    def score(self, X) -> np.ndarray:
+        """``x^T A x + w . x + b`` for every row of ``X`` (shape (n, d)); shape (n,)."""
+        X = as_matrix(X, "X")
+        if X.shape[1] != self.w.shape[0]:
+            raise ValueError(f"X has {X.shape[1]} features per row; the rule has {self.w.shape[0]}")
+        return np.einsum("ij,jk,ik->i", X, self.A, X) + X @ self.w + self.b
+
+    def predict(self, X) -> np.ndarray:
+        """``classes[1]`` where the score is > 0, ``classes[0]`` elsewhere; shape (n,)."""
+        return np.where(self.score(X) > 0, self.classes[1], self.classes[0])
+
+
+@dataclass(frozen=True)
+class NaiveBayesModel:
+    """Naive Bayes with binary features (see :func:`fit_naive_bayes`).
+
+    Attributes
+    ----------
+    classes : ndarray of shape (K,)
+        The labels, sorted increasingly.
+    priors : ndarray of shape (K,)
+        ``P(Y = classes[k])``.
+    p : ndarray of shape (K, d)
+        ``p[k, j] = P(x_j = 1 | Y = classes[k])``.
+    alpha : float
+        The Laplace smoothing used in the fit (0 = the plain MLE; nan when built from parameters).
+    """
+
+    classes: np.ndarray
+    priors: np.ndarray
+    p: np.ndarray
+    alpha: float = math.nan
+
+
+# --------------------------------------------------------------------------- discrete tables
+
+
+def check_joint(joint, name: str = "joint") -> np.ndarray:
+    """Return ``joint`` as a float array (m, K) of probabilities summing to 1, or raise naming it."""
+    joint = _as_float_array(joint, name)
+    if joint.ndim != 2 or joint.shape[0] == 0 or joint.shape[1] < 2:
+        raise ValueError(f"{name} must be a table of shape (m, K) with m >= 1 inputs and K >= 2 classes; "
+                         f"got shape {joint.shape}")
+    if np.any(joint < 0) or abs(joint.sum() - 1.0) > 1e-9:
+        raise ValueError(f"{name} must hold probabilities >= 0 summing to 1; its smallest entry is "
+                         f"{joint.min():.3g} and its sum {joint.sum():.12g}")
+    return joint
+
+
+def posterior_table(joint) -> np.ndarray:
+    """``P(Y = y | X = x) = P(x, y) / P(x)`` for every row ``x``; shape (m, K).
+
+    A row with ``P(X = x) = 0`` has no conditional distribution; it gets the uniform one (the
+    choice does not change any error, since such an ``x`` never occurs).
+
+    >>> posterior_table([[0.1, 0.3], [0.4, 0.2]])
+    array([[0.25      , 0.75      ],
+           [0.66666667, 0.33333333]])
+    """
+    joint = check_joint(joint)
+    marginal = joint.sum(axis=1, keepdims=True)
+    uniform = np.full_like(joint, 1.0 / joint.shape[1])
+    return np.divide(joint, marginal, out=uniform, where=marginal > 0)
+
+
+def bayes_classifier(joint) -> np.ndarray:
+    """The Bayes classifier ``f*(x) = argmax_y P(X = x, Y = y)`` of a joint table; shape (m,), ints.
+
+    Ties go to the smallest class.
+
+    >>> bayes_classifier([[0.1, 0.3], [0.4, 0.2]])
+    array([1, 0])
+    """
+    return np.argmax(check_joint(joint), axis=1)
+
+
+def accuracy(joint, f) -> float:
+    """``P(f(X) = Y) = sum_x P(X = x, Y = f(x))`` of the classifier ``f`` (shape (m,)) on a table.
+
+    ``f`` may also be a stack of classifiers, shape (N, m): the result is then an array (N,).
+    """
+    joint = check_joint(joint)
+    f = _classifiers(f, joint.shape)
+    acc = joint[np.arange(joint.shape[0]), f].sum(axis=-1)
+    return float(acc) if acc.ndim == 0 else acc
+
+
+def error(joint, f) -> float:
+    """``P(f(X) != Y) = 1 - accuracy(joint, f)``; an array (N,) for a stack (N, m) of classifiers."""
+    return 1.0 - accuracy(joint, f)
+
+
+def bayes_error(joint) -> float:
+    """The Bayes error ``1 - sum_x max_y P(X = x, Y = y)`` of a joint table.
+
+    >>> round(bayes_error([[0.1, 0.3], [0.4, 0.2]]), 12)
+    0.3
+    """
+    joint = check_joint(joint)
+    return float(1.0 - joint.max(axis=1).sum())
+
+
+def all_classifiers(m: int, K: int = 2) -> np.ndarray:
+    """Every classifier from ``{0, ..., m-1}`` to ``{0, ..., K-1}``: an int array (K^m, m).
+
+    Row ``i`` lists the labels ``f(0), ..., f(m - 1)`` of the ``i``-th classifier in
+    lexicographic order. Refuses more than 2^20 classifiers.
+
+    >>> all_classifiers(2)
+    array([[0, 0],
+           [0, 1],
+           [1, 0],
+           [1, 1]])
+    """
+    m, K = positive_int(m, "m"), positive_int(K, "K")
+    if K**m > 2**20:
+        raise ValueError(f"there are K^m = {K}^{m} classifiers, too many to list (at most 2^20)")
+    return np.array(list(itertools.product(range(K), repeat=m)), dtype=int).reshape(K**m, m)
+
+
+def pointwise_gain(joint, f, g) -> np.ndarray:
+    """``P(f(x) = Y | X = x) - P(g(x) = Y | X = x)`` for every input ``x``; shape (m,).
+
+    For two classes and ``f`` the Bayes classifier this equals
+    ``(2 eta(x) - 1) (1{f(x) = 1} - 1{g(x) = 1})`` with ``eta(x) = P(Y = 1 | X = x)``, which is >= 0.
+    """
+    post = posterior_table(joint)
+    f, g = _classifiers(f, post.shape, "f"), _classifiers(g, post.shape, "g")
+    rows = np.arange(post.shape[0])
+    return post[rows, f] - post[rows, g]
+
+
+# --------------------------------------------------------------------------- Gaussian classes
+
+
+def gaussian_classes(means, covariances, priors=None, classes=None) -> mle.GaussianClassModel:
+    """Gaussian classes with known parameters, as a :class:`mlcourse.mle.GaussianClassModel`.
+
+    Parameters
+    ----------
+    means : array of shape (K, d)
+    covariances : array of shape (K, d, d), or (d, d) for one covariance shared by all classes
+        Symmetric positive definite.
+    priors : array of shape (K,), optional
+        Nonnegative, summing to 1; equal priors by default.
+    classes : array of shape (K,), optional
+        Integer labels, increasing; ``0, ..., K - 1`` by default.
+    """
+    means = as_matrix(means, "means")
+    K, d = means.shape
+    covariances = _as_float_array(covariances, "covariances")
+    shared = covariances.shape == (d, d)
+    if shared:
+        covariances = np.repeat(covariances[None], K, axis=0)
+    priors = np.full(K, 1.0 / K) if priors is None else as_vector(priors, "priors", K)
+    classes = np.arange(K) if classes is None else np.asarray(classes)
+    if classes.shape != (K,) or classes.dtype.kind not in "iu" or np.any(np.diff(classes) <= 0):
+        raise ValueError(f"classes must be {K} increasing integers; got {classes!r}")
+    model = mle.GaussianClassModel(mle._frozen(classes), mle._frozen(priors), mle._frozen(means),
+                                   mle._frozen(covariances), bool(shared))
+    mle._check_model(model)  # priors on the simplex, covariances symmetric positive definite
+    return model
+
+
+def bayes_rule(model: mle.GaussianClassModel) -> QuadraticRule:
+    """The Bayes rule of two Gaussian classes as a :class:`QuadraticRule`.
+
+    ``score(x) = log(pi_1 p_1(x)) - log(pi_0 p_0(x)) = x^T A x + w . x + b`` with
+
+    * ``A = -(1/2) (S_1 - S_0)``, where ``S_k = Sigma_k^{-1}``;
+    * ``w = S_1 mu_1 - S_0 mu_0``;
+    * ``b = -(1/2) (mu_1^T S_1 mu_1 - mu_0^T S_0 mu_0) - (1/2) log(det Sigma_1 / det Sigma_0)
+      + log(pi_1 / pi_0)``.
+
+    With equal covariances ``A = 0`` exactly and the boundary is the hyperplane
+    ``w . x + b = 0``, ``w = Sigma^{-1} (mu_1 - mu_0)``.
+    """
+    classes, priors, means, covs = mle._check_model(model)
+    if len(classes) != 2:
+        raise ValueError(f"bayes_rule needs two classes; the model has {len(classes)}")
+    if np.any(priors == 0):
+        raise ValueError(f"both priors must be > 0 for a finite score; got {priors.tolist()}")
+    S = np.linalg.inv(covs)
+    S = (S + S.transpose(0, 2, 1)) / 2
+    logdet = np.linalg.slogdet(covs)[1]
+    if np.array_equal(covs[0], covs[1]):
+        S[1] = S[0]
+        A = np.zeros_like(S[0])
+    else:
+        A = -0.5 * (S[1] - S[0])
+    w = S[1] @ means[1] - S[0] @ means[0]
+    b = (-0.5 * (means[1] @ S[1] @ means[1] - means[0] @ S[0] @ means[0]) - 0.5 * (logdet[1] - logdet[0])
+         + math.log(priors[1] / priors[0]))
+    return QuadraticRule(mle._frozen(A), mle._frozen(w), float(b), mle._frozen(classes))
+
+
+def rule_error(model: mle.GaussianClassModel, w, b) -> float:
+    """The exact error of the linear rule "predict ``classes[1]`` iff ``w . x + b > 0``" on two
+    Gaussian classes, in any dimension.
+
+    Under class k, ``w . X + b`` is ``N(w . mu_k + b, w^T Sigma_k w)``, so the error is
+    ``pi_0 Phi(m_0 / s_0) + pi_1 Phi(-m_1 / s_1)`` with ``m_k = w . mu_k + b``, ``s_k^2 = w^T Sigma_k w``.
+    """
+    classes, priors, means, covs = mle._check_model(model)
+    if len(classes) != 2:
+        raise ValueError(f"rule_error needs two classes; the model has {len(classes)}")
+    w = as_vector(w, "w", means.shape[1])
+    b = float(b)
+    if not np.any(w):
+        return float(priors[1] if b <= 0 else priors[0])  # a constant rule
+    m = means @ w + b
+    s = np.sqrt(np.einsum("j,kjl,l->k", w, covs, w))
+    return float(priors[0] * ndtr(m[0] / s[0]) + priors[1] * ndtr(-m[1] / s[1]))
+
+
+def linear_bayes_error(model: mle.GaussianClassModel) -> float:
+    """The Bayes error of two Gaussian classes with a shared covariance, in closed form.
+
+    With the Mahalanobis distance ``D = sqrt((mu_1 - mu_0)^T Sigma^{-1} (mu_1 - mu_0))`` and
+    ``c = log(pi_0 / pi_1)``: ``pi_1 Phi(c / D - D / 2) + pi_0 Phi(-c / D - D / 2)``; for equal
+    priors ``Phi(-D / 2)``.
+    """
+    classes, priors, means, covs = mle._check_model(model)
+    if len(classes) != 2 or not np.array_equal(covs[0], covs[1]):
+        raise ValueError("linear_bayes_error needs two classes with the same covariance")
+    if np.any(priors == 0):
+        return 0.0
+    delta = means[1] - means[0]
+    D = math.sqrt(delta @ np.linalg.solve(covs[0], delta))
+    c = math.log(priors[0] / priors[1])
+    if D == 0:
+        return float(priors.min())
+    return float(priors[1] * ndtr(c / D - D / 2) + priors[0] * ndtr(-c / D - D / 2))
+
+
+def grid(model: mle.GaussianClassModel, resolution: int = 400, width: float = 7.0):
+    """A midpoint grid covering the classes of a model on R or R^2 (``width`` standard deviations
+    around every mean, per axis). Returns the points, shape (N, d), and the area of one cell."""
+    _, _, means, covs = mle._check_model(model)
+    d = means.shape[1]
+    if d > 2:
+        raise ValueError(f"numerical integration on a grid is done in d = 1 or 2; the model has d = {d} "
+                         "(use a Monte Carlo estimate)")
+    resolution = positive_int(resolution, "resolution")
+    sd = np.sqrt(np.diagonal(covs, axis1=1, axis2=2))
+    lo, hi = (means - width * sd).min(axis=0), (means + width * sd).max(axis=0)
+    step = (hi - lo) / resolution
+    axes = [lo[j] + (np.arange(resolution) + 0.5) * step[j] for j in range(d)]
+    points = np.stack([g.ravel() for g in np.meshgrid(*axes, indexing="ij")], axis=1)
+    return points, float(np.prod(step))
+
+
+def classifier_error(model: mle.GaussianClassModel, predict, resolution: int = 400) -> float:
+    """``P(g(X) != Y) = sum_k pi_k integral p_k(x) 1{g(x) != classes[k]} dx`` by the midpoint rule,
+    for any classifier ``predict`` (an array (N, d) of points -> labels (N,)), ``d`` = 1 or 2."""
+    points, area = grid(model, resolution)
+    weighted = np.exp(mle.class_log_scores(model, points))  # pi_k p_k(x), shape (N, K)
+    labels = np.asarray(predict(points))
+    if labels.shape != (points.shape[0],):
+        raise ValueError(f"predict must return one label per point, shape ({points.shape[0]},); got {labels.shape}")
+    wrong = labels[:, None] != np.asarray(model.classes)[None, :]
+    return float(np.sum(weighted * wrong) * area)
+
+
+def bayes_error_gaussian(model: mle.GaussianClassModel, resolution: int = 400) -> float:
+    """The Bayes error ``1 - integral max_k pi_k p_k(x) dx`` of Gaussian classes on R or R^2, by
+    the midpoint rule (the integrand ``sum_k - max_k`` is continuous, so the rule converges fast)."""
+    points, area = grid(model, resolution)
+    weighted = np.exp(mle.class_log_scores(model, points))
+    return float(np.sum(weighted.sum(axis=1) - weighted.max(axis=1)) * area)
+
+
+def monte_carlo_error(model: mle.GaussianClassModel, predict, n: int, rng) -> float:
+    """Estimate ``P(g(X) != Y)`` from ``n`` draws of the model (see
+    :func:`mlcourse.data.sample_gaussian_classes`); the standard error is about
+    ``sqrt(err (1 - err) / n)``."""
+    from .data import sample_gaussian_classes
+
+    X, y = sample_gaussian_classes(model, n, rng)
+    return float(np.mean(np.asarray(predict(X)) != y))
+
+
+def naive_gaussian(model: mle.GaussianClassModel) -> mle.GaussianClassModel:
+    """The same classes with every covariance replaced by its diagonal: what Gaussian naive Bayes
+    assumes (features independent given the class), with the true per-feature variances."""
+    classes, priors, means, covs = mle._check_model(model)
+    diag = np.zeros_like(covs)
+    idx = np.arange(means.shape[1])
+    diag[:, idx, idx] = covs[:, idx, idx]
+    return mle.GaussianClassModel(mle._frozen(classes), mle._frozen(priors), mle._frozen(means),
+                                  mle._frozen(diag), bool(model.shared_covariance))
+
+
+def fit_gaussian_naive_bayes(X, y) -> mle.GaussianClassModel:
+    """Gaussian naive Bayes by maximum likelihood: the fit of
+    :func:`mlcourse.mle.fit_gaussian_classes` with each class covariance cut to its diagonal
+    (the 1/n_k variances of every feature)."""
+    return naive_gaussian(mle.fit_gaussian_classes(X, y))
+
+
+# --------------------------------------------------------------------------- naive Bayes, binary features
+
+
+def fit_naive_bayes(X, y, alpha: float = 1.0) -> NaiveBayesModel:
+    """Fit naive Bayes with binary features by counting, with Laplace smoothing ``alpha``.
+
+    With ``N_k`` points in class k and ``N_kj`` of them having ``x_j = 1``:
+    ``priors[k] = N_k / n`` and ``p[k, j] = (N_kj + alpha) / (N_k + 2 alpha)``. ``alpha = 0`` is the
+    MLE (it can give probabilities 0 and 1); ``alpha = 1`` is Laplace's rule, what scikit-learn's
+    ``BernoulliNB(alpha=1)`` computes.
+
+    Parameters
+    ----------
+    X : array of shape (n, d) with entries 0 or 1
+    y : array of shape (n,), integer labels (the classes are its distinct values, sorted)
+    alpha : float >= 0
+
+    >>> m = fit_naive_bayes([[1, 0], [1, 1], [0, 0]], [1, 1, 0], alpha=1.0)
+    >>> m.priors, m.p
+    (array([0.33333333, 0.66666667]), array([[0.33333333, 0.33333333],
+           [0.75      , 0.5       ]]))
+    """
+    X = _binary_matrix(X, "X")
+    y = mle._integer_labels(y, X.shape[0])
+    alpha = _nonnegative(alpha, "alpha")
+    classes, index, n_k = np.unique(y, return_inverse=True, return_counts=True)
+    one_hot = (index[:, None] == np.arange(classes.size)).astype(float)  # (n, K)
+    n_kj = one_hot.T @ X  # (K, d)
+    p = (n_kj + alpha) / (n_k[:, None] + 2.0 * alpha)
+    return NaiveBayesModel(mle._frozen(classes), mle._frozen(n_k / X.shape[0]), mle._frozen(p), alpha)
+
+
+def naive_bayes_model(priors, p, classes=None) -> NaiveBayesModel:
+    """A :class:`NaiveBayesModel` from known parameters ``priors`` (K,) and ``p`` (K, d)."""
+    p = _as_float_array(p, "p")
+    if p.ndim != 2 or p.shape[0] < 2:
+        raise ValueError(f"p must have shape (K, d) with K >= 2 classes; got shape {p.shape}")
+    K = p.shape[0]
+    priors = as_vector(priors, "priors", K)
+    classes = np.arange(K) if classes is None else np.asarray(classes)
+    model = NaiveBayesModel(mle._frozen(classes), mle._frozen(priors), mle._frozen(p))
+    _check_nb(model)
+    return model
+
+
+def naive_bayes_log_joint(model: NaiveBayesModel, X) -> np.ndarray:
+    """``log P(Y = k) + sum_j log P(x_j | Y = k)`` for every row of ``X`` and class k; shape (n, K).
+
+    ``log P(x_j | k) = x_j log p[k, j] + (1 - x_j) log(1 - p[k, j])``; ``-inf`` where a count of 0
+    (with ``alpha = 0``) makes ``x`` impossible in class k.
+    """
+    priors, p = _check_nb(model)
+    X = _binary_matrix(X, "X")
+    if X.shape[1] != p.shape[1]:
+        raise ValueError(f"X has {X.shape[1]} features per row; the model has {p.shape[1]}")
+    with np.errstate(divide="ignore"):
+        log_lik = xlogy(X[:, None, :], p[None]) + xlogy(1.0 - X[:, None, :], 1.0 - p[None])
+        return log_lik.sum(axis=2) + np.log(priors)
+
+
+def naive_bayes_log_posterior(model: NaiveBayesModel, X) -> np.ndarray:
+    """``log P(Y = k | x)`` under the naive Bayes model; shape (n, K).
+
+    Raises a ``ValueError`` for a row that is impossible under every class (zero counts with
+    ``alpha = 0``): its posterior is undefined; smoothing (``alpha > 0``) avoids it.
+    """
+    scores = naive_bayes_log_joint(model, X)
+    impossible = np.all(np.isneginf(scores), axis=1)
+    if impossible.any():
+        i = int(np.flatnonzero(impossible)[0])
+        raise ValueError(f"row {i} of X has probability 0 under every class (a feature count of 0 or of "
+                         "N_k without smoothing): its posterior is undefined; fit with alpha > 0")
+    return scores - logsumexp(scores, axis=1, keepdims=True)
+
+
+def predict_naive_bayes(model: NaiveBayesModel, X) -> np.ndarray:
+    """``argmax_k [log P(Y = k) + sum_j log P(x_j | Y = k)]`` for every row of ``X``; shape (n,).
+
+    A tie goes to the smallest label (also a row impossible under every class).
+    """
+    scores = naive_bayes_log_joint(model, X)  # checks the model first
+    return np.asarray(model.classes)[np.argmax(scores, axis=1)]
+
+
+def naive_bayes_weights(model: NaiveBayesModel) -> np.ndarray:
+    """The weights ``u = (u_0, u_1, ..., u_d)`` of the two-class naive Bayes rule; shape (d + 1,).
+
+    ``log P(Y=1 | x) - log P(Y=0 | x) = u_0 + sum_j u_j x_j`` exactly, with
+    ``u_0 = log(pi_1 / pi_0) + sum_j log((1 - p_1j) / (1 - p_0j))`` and
+    ``u_j = log(p_1j / p_0j) - log((1 - p_1j) / (1 - p_0j))``. Needs every ``p`` strictly between
+    0 and 1 and both priors > 0.
+    """
+    priors, p = _check_nb(model)
+    if p.shape[0] != 2:
+        raise ValueError(f"the linear form is for two classes; the model has {p.shape[0]}")
+    if np.any((p <= 0) | (p >= 1)) or np.any(priors <= 0):
+        raise ValueError("every p[k, j] must lie strictly between 0 and 1 and both priors be > 0 for finite "
+                         "weights; fit with alpha > 0")
+    log_odds_one = np.log(p[1]) - np.log(p[0])  # feature on
+    log_odds_zero = np.log1p(-p[1]) - np.log1p(-p[0])  # feature off
+    u0 = math.log(priors[1] / priors[0]) + log_odds_zero.sum()
+    return np.r_[u0, log_odds_one - log_odds_zero]
+
+
+def predict_linear(u, X) -> np.ndarray:
+    """``1`` where ``u_0 + sum_j u_j x_j > 0``, else ``0``, for every row of ``X``; int array (n,).
+
+    These are class *indices*: index 1 is ``classes[1]`` of the model the weights came from.
+    """
+    X = as_matrix(X, "X")
+    u = as_vector(u, "u", X.shape[1] + 1)
+    return (u[0] + X @ u[1:] > 0).astype(int)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _classifiers(f, shape, name: str = "f") -> np.ndarray:
+    m, K = shape
+    f = np.asarray(f)
+    if f.dtype.kind not in "iu":
+        if f.dtype.kind == "f" and np.all(np.isfinite(f)) and np.all(f == np.round(f)):
+            f = f.astype(int)
+        else:
+            raise TypeError(f"{name} must hold integer class labels; got dtype {f.dtype}")
+    if f.ndim not in (1, 2) or f.shape[-1] != m:
+        raise ValueError(f"{name} must have shape ({m},) (one label per input), or (N, {m}); got {f.shape}")
+    if np.any((f < 0) | (f >= K)):
+        raise ValueError(f"{name} must hold classes 0, ..., {K - 1}; found {int(f[(f < 0) | (f >= K)][0])}")
+    return f
+
+
+def _binary_matrix(X, name: str) -> np.ndarray:
+    X = as_matrix(X, name)
+    bad = (X != 0) & (X != 1)
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        raise ValueError(f"{name} must hold binary features 0 or 1; found {X[i, j].item()!r} at index ({i}, {j})")
+    return X
+
+
+def _nonnegative(value, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number; got {type(value).__name__}")
+    if not np.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite number >= 0; got {value}")
+    return float(value)
+
+
+def _check_nb(model):
+    if not isinstance(model, NaiveBayesModel):
+        raise TypeError(f"model must be a NaiveBayesModel (from fit_naive_bayes); got {type(model).__name__}")
+    p = _as_float_array(model.p, "model.p")
+    if p.ndim != 2:
+        raise ValueError(f"model.p must have shape (K, d); got {p.shape}")
+    if np.any((p < 0) | (p > 1)):
+        raise ValueError("model.p must hold probabilities in [0, 1]")
+    priors = as_vector(model.priors, "model.priors", p.shape[0])
+    if np.any(priors < 0) or abs(priors.sum() - 1.0) > 1e-9:
+        raise ValueError(f"model.priors must be >= 0 and sum to 1; got {priors.tolist()}")
+    classes = np.asarray(model.classes)
+    if classes.shape != (p.shape[0],):
+        raise ValueError(f"model.classes has shape {classes.shape}, expected ({p.shape[0]},)")
+    return priors, p
