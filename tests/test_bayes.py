@@ -484,3 +484,19 @@ def test_explorer_builds_its_controls():
     box = widgets.bayes_explorer()
     assert len(box.children) == 3
     plt.close("all")
+
+
+@pytest.mark.parametrize("p", [[[0.2, 0.35, 0.7], [0.5, 0.9, 0.1]],   # all inside (0, 1): matrix products
+                               [[0.2, 0.0, 0.7], [0.5, 1.0, 0.1]]])   # a 0 and a 1 (alpha = 0): term by term
+def test_log_joint_is_the_log_prior_plus_the_feature_log_probabilities(p):
+    model = bayes.naive_bayes_model([0.4, 0.6], p)
+    X = np.array(list(itertools.product([0, 1], repeat=3)))
+    expected = np.zeros((8, 2))
+    for i, x in enumerate(X):
+        for k in range(2):
+            probs = [p[k][j] if x[j] else 1 - p[k][j] for j in range(3)]
+            expected[i, k] = -math.inf if 0 in probs else math.log([0.4, 0.6][k]) + sum(map(math.log, probs))
+    got = bayes.naive_bayes_log_joint(model, X)
+    np.testing.assert_array_equal(np.isneginf(got), np.isneginf(expected))
+    finite = np.isfinite(expected)
+    np.testing.assert_allclose(got[finite], expected[finite], rtol=1e-12)

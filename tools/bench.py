@@ -2,7 +2,8 @@
 
 1. Each solution notebook's run time in a fresh kernel, against the floor: a fresh kernel that only
    imports NumPy and Matplotlib.
-2. The library's perceptron against scikit-learn's `Perceptron` on the same data, same epochs.
+2. The library's perceptron against scikit-learn's `Perceptron` on the same data, same epochs; the
+   generative classifiers of lectures 03 and 04 against `QuadraticDiscriminantAnalysis` and `BernoulliNB`.
 3. Grading: the start-up of one nbgrader command (plain, and as the course runs it), and a
    synthetic class graded sequentially (SQLite) and in parallel (PostgreSQL, when one is reachable
    through MLCOURSE_GRADEBOOK or .ci/postgres), in seconds per submission.
@@ -26,6 +27,7 @@ import warnings
 from pathlib import Path
 
 import nbformat
+import numpy as np
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,6 +74,30 @@ def bench_perceptron() -> None:
             warnings.simplefilter("ignore", ConvergenceWarning)
             theirs = best_of(lambda: model.fit(s.X, s.y))
         print(f"{n:>6} {d:>4} {epochs:>6} {ours:>11.4f} {theirs:>10.4f} {ours / theirs:>7.1f}")
+
+
+def bench_generative() -> None:
+    """Lectures 03 and 04: fit and predict of the generative classifiers against scikit-learn's."""
+    from sklearn.discriminant_analysis import QuadraticDiscriminantAnalysis
+    from sklearn.naive_bayes import BernoulliNB
+
+    from mlcourse import bayes, mle
+
+    rng = np.random.default_rng(0)
+    print("\ngenerative classifiers, fit + predict on the same data (best of 5)")
+    print(f"{'model':<40} {'n':>6} {'d':>4} {'mlcourse s':>11} {'sklearn s':>10} {'ratio':>7}")
+    for n, d in ((1000, 2), (20000, 20)):
+        X = rng.normal(size=(n, d)) + np.repeat([[0.0], [1.0], [2.0]], [n // 3, n // 3, n - 2 * (n // 3)], axis=0)
+        y = np.repeat([0, 1, 2], [n // 3, n // 3, n - 2 * (n // 3)])
+        ours = best_of(lambda: mle.predict_gaussian_classes(mle.fit_gaussian_classes(X, y), X))
+        theirs = best_of(lambda: QuadraticDiscriminantAnalysis().fit(X, y).predict(X))
+        print(f"{'Gaussian classes (lecture 03) / QDA':<40} {n:>6} {d:>4} {ours:>11.4f} {theirs:>10.4f} {ours / theirs:>7.1f}")
+    for n, d in ((1000, 20), (20000, 200)):
+        y = rng.integers(0, 2, size=n)
+        X = (rng.uniform(size=(n, d)) < np.where(y[:, None] == 1, 0.6, 0.4)).astype(int)
+        ours = best_of(lambda: bayes.predict_naive_bayes(bayes.fit_naive_bayes(X, y, alpha=1.0), X))
+        theirs = best_of(lambda: BernoulliNB(alpha=1.0).fit(X, y).predict(X))
+        print(f"{'naive Bayes (lecture 04) / BernoulliNB':<40} {n:>6} {d:>4} {ours:>11.4f} {theirs:>10.4f} {ours / theirs:>7.1f}")
 
 
 def bench_startup() -> None:
@@ -169,6 +195,7 @@ def main() -> None:
             seconds = run_seconds(nbformat.read(path, as_version=4), path.parent)
             print(f"{str(path.relative_to(ROOT)):<40} {seconds:>8.2f} {seconds / floor:>8.1f}")
     bench_perceptron()
+    bench_generative()
     bench_startup()
     if not args.skip_grading:
         bench_grading(args.lecture, args.class_size)

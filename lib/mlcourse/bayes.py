@@ -421,6 +421,9 @@ def naive_bayes_log_joint(model: NaiveBayesModel, X) -> np.ndarray:
     if X.shape[1] != p.shape[1]:
         raise ValueError(f"X has {X.shape[1]} features per row; the model has {p.shape[1]}")
     with np.errstate(divide="ignore"):
+        if np.all((p > 0) & (p < 1)):  # two matrix products, no (n, K, d) array
+            return X @ np.log(p).T + (1.0 - X) @ np.log1p(-p).T + np.log(priors)
+        # a probability 0 or 1 (alpha = 0): 0 log 0 = 0 needs xlogy, term by term
         log_lik = xlogy(X[:, None, :], p[None]) + xlogy(1.0 - X[:, None, :], 1.0 - p[None])
         return log_lik.sum(axis=2) + np.log(priors)
 

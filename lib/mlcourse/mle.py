@@ -454,8 +454,7 @@ def fit_gaussian_classes(X, y, shared_covariance: bool = False) -> GaussianClass
     np.add.at(means, index, X)
     means /= n_k[:, None]
     R = X - means[index]
-    member = (index[:, None] == np.arange(K)).astype(float)  # (n, K) one-hot
-    scatter = np.einsum("ik,ij,il->kjl", member, R, R)  # (K, d, d)
+    scatter = np.stack([R[index == k].T @ R[index == k] for k in range(K)])  # (K, d, d), one product per class
     if shared_covariance:
         Sigma = scatter.sum(axis=0) / n
         Sigma = (Sigma + Sigma.T) / 2
