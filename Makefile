@@ -36,8 +36,10 @@ $(STAMP): pyproject.toml tools/course.py
 	$(BIN)/python tools/course.py install-sandbox-kernel
 	@touch $(STAMP)
 
+# The grading sandbox's kernel (mlcourse-sandbox) is for `make autograde` only: Lab does not offer it.
 lab: $(STAMP)
-	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks \
+		--KernelSpecManager.allowed_kernelspecs=mlcourse --KernelSpecManager.allowed_kernelspecs=python3 $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadscope \
