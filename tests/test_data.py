@@ -201,3 +201,16 @@ def test_xor_square_is_xor():
     X, y = data.xor_square()
     assert X.shape == (4, 2) and sorted(map(tuple, X)) == [(0, 0), (0, 1), (1, 0), (1, 1)]
     np.testing.assert_array_equal(y, np.where(X[:, 0] != X[:, 1], 1, -1))
+
+
+def test_random_covariance_is_symmetric_positive_definite_and_seeded():
+    for d in (1, 2, 5):
+        S = data.random_covariance(d, rng=d)
+        assert S.shape == (d, d)
+        np.testing.assert_array_equal(S, S.T)
+        assert np.linalg.eigvalsh(S).min() >= 0.3 - 1e-12
+        np.testing.assert_array_equal(S, data.random_covariance(d, rng=d))
+    with pytest.raises(ValueError, match="d must be at least 1"):
+        data.random_covariance(0, rng=0)
+    with pytest.raises(ValueError, match="ridge must be a finite number > 0"):
+        data.random_covariance(2, rng=0, ridge=0.0)

@@ -54,6 +54,15 @@ def positive_float(value, name: str) -> float:
     return float(value)
 
 
+def nonnegative_float(value, name: str) -> float:
+    """Return ``value`` as a float >= 0, or raise naming it."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number; got {type(value).__name__}")
+    if not np.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite number >= 0; got {value}")
+    return float(value)
+
+
 def _as_float_array(a, name: str) -> np.ndarray:
     try:
         a = np.asarray(a, dtype=float)

@@ -34,7 +34,7 @@ import numpy as np
 from scipy.special import logsumexp, ndtr, xlogy
 
 from . import mle
-from ._checks import _as_float_array, as_matrix, as_vector, positive_int
+from ._checks import _as_float_array, as_matrix, as_vector, nonnegative_float, positive_int
 
 # --------------------------------------------------------------------------- results
 
@@ -389,7 +389,7 @@ def fit_naive_bayes(X, y, alpha: float = 1.0) -> NaiveBayesModel:
     """
     X = _binary_matrix(X, "X")
     y = mle._integer_labels(y, X.shape[0])
-    alpha = _nonnegative(alpha, "alpha")
+    alpha = nonnegative_float(alpha, "alpha")
     classes, index, n_k = np.unique(y, return_inverse=True, return_counts=True)
     one_hot = (index[:, None] == np.arange(classes.size)).astype(float)  # (n, K)
     n_kj = one_hot.T @ X  # (K, d)
@@ -509,14 +509,6 @@ def _binary_matrix(X, name: str) -> np.ndarray:
     return X
 
 
-def _nonnegative(value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a number; got {type(value).__name__}")
-    if not np.isfinite(value) or value < 0:
-        raise ValueError(f"{name} must be a finite number >= 0; got {value}")
-    return float(value)
-
-
 def _check_nb(model):
     if not isinstance(model, NaiveBayesModel):
         raise TypeError(f"model must be a NaiveBayesModel (from fit_naive_bayes); got {type(model).__name__}")
@@ -525,9 +517,7 @@ def _check_nb(model):
         raise ValueError(f"model.p must have shape (K, d); got {p.shape}")
     if np.any((p < 0) | (p > 1)):
         raise ValueError("model.p must hold probabilities in [0, 1]")
-    priors = as_vector(model.priors, "model.priors", p.shape[0])
-    if np.any(priors < 0) or abs(priors.sum() - 1.0) > 1e-9:
-        raise ValueError(f"model.priors must be >= 0 and sum to 1; got {priors.tolist()}")
+    priors = mle._model_priors(model, p.shape[0])
     classes = np.asarray(model.classes)
     if classes.shape != (p.shape[0],):
         raise ValueError(f"model.classes has shape {classes.shape}, expected ({p.shape[0]},)")

@@ -149,6 +149,20 @@ def noisy_sine(n: int, rng, noise: float = 0.3, design: str = "random"):
     return x, sine_target(x) + noise * rng.standard_normal(n)
 
 
+# --------------------------------------------------------------------------- lectures 03 and 04
+
+
+def random_covariance(d: int, rng, ridge: float = 0.3) -> np.ndarray:
+    """A random covariance matrix ``B B^T + ridge I`` with ``B`` a (d, d) standard normal draw.
+
+    Symmetric positive definite (its eigenvalues are at least ``ridge``); used by the proof checks
+    of lectures 03 and 04 to try claims on many random Gaussians.
+    """
+    d, ridge = positive_int(d, "d"), positive_float(ridge, "ridge")
+    B = as_rng(rng).normal(size=(d, d))
+    return B @ B.T + ridge * np.eye(d)
+
+
 # --------------------------------------------------------------------------- lecture 04
 
 

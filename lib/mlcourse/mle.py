@@ -554,19 +554,18 @@ def _nonempty(x: np.ndarray, name: str) -> np.ndarray:
 
 def _binary_data(x, name: str) -> np.ndarray:
     x = _data_vector(x, name)
-    bad = (x != 0) & (x != 1)
-    if bad.any():
-        raise ValueError(f"{name} must hold 0/1 outcomes only; found {x[bad][0].item()!r} at index "
-                         f"{int(np.flatnonzero(bad)[0])}")
-    return x
+    return _refuse_first(x, (x != 0) & (x != 1), name, "0/1 outcomes only")
 
 
 def _count_data(x, name: str) -> np.ndarray:
     x = _data_vector(x, name)
-    bad = (x < 0) | (x != np.floor(x))
+    return _refuse_first(x, (x < 0) | (x != np.floor(x)), name, "nonnegative integers (counts)")
+
+
+def _refuse_first(x: np.ndarray, bad: np.ndarray, name: str, what: str) -> np.ndarray:
+    """Raise naming the first entry of the 1-d ``x`` where ``bad`` holds; else return ``x``."""
     if bad.any():
-        raise ValueError(f"{name} must hold nonnegative integers (counts); found {x[bad][0].item()!r} at index "
-                         f"{int(np.flatnonzero(bad)[0])}")
+        raise ValueError(f"{name} must hold {what}; found {x[bad][0].item()!r} at index {int(np.flatnonzero(bad)[0])}")
     return x
 
 
@@ -645,11 +644,18 @@ def _check_model(model):
     classes = np.asarray(model.classes)
     if classes.shape != (K,):
         raise ValueError(f"model.classes has shape {classes.shape}, expected ({K},)")
-    priors = as_vector(model.priors, "model.priors", K)
-    if np.any(priors < 0) or abs(priors.sum() - 1.0) > 1e-9:
-        raise ValueError(f"model.priors must be >= 0 and sum to 1; got {priors.tolist()}")
+    priors = _model_priors(model, K)
     covariances = _as_float_array(model.covariances, "model.covariances")
     if covariances.shape != (K, d, d):
         raise ValueError(f"model.covariances has shape {covariances.shape}, expected ({K}, {d}, {d})")
     covariances = np.stack([_spd(S, f"model.covariances[{k}]", d) for k, S in enumerate(covariances)])
     return classes, priors, means, covariances
+
+
+def _model_priors(model, K: int) -> np.ndarray:
+    """``model.priors`` as K probabilities summing to 1 (the class models of lectures 03 and 04)."""
+    priors = as_vector(model.priors, "model.priors", K)
+    if np.any(priors < 0) or abs(priors.sum() - 1.0) > 1e-9:
+        raise ValueError(f"model.priors must be >= 0 and sum to 1; got {priors.tolist()}")
+    return priors
+
