@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 
 import numpy as np
@@ -342,6 +343,65 @@ def test_forbid_restores_after_a_trapped_call_inside_nested_code(original):
             helper()
     assert calls == [1]
     assert helper().converged  # restored: the real function runs again
+
+
+def test_forbid_traps_an_alias_taken_before_the_block(original):
+    hidden = [perceptron.train_perceptron]  # not in the namespace, so no trap replaces it
+    with pytest.raises(AssertionError, match=r"your code called mlcourse\.perceptron\.train_perceptron"):
+        with forbid({}, TARGET):
+            hidden[0](X, Y)
+
+
+def test_forbid_traps_a_private_copy_of_the_module(original):
+    spec = importlib.util.spec_from_file_location("mlcourse.perceptron_copy", perceptron.__file__)
+    copy = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = copy  # dataclasses look their module up while it loads
+    try:
+        spec.loader.exec_module(copy)
+    finally:
+        del sys.modules[spec.name]
+    assert copy.train_perceptron is not original
+    with pytest.raises(AssertionError, match=r"train_perceptron"):
+        with forbid({}, TARGET):
+            copy.train_perceptron(X, Y)
+
+
+def test_forbid_traps_a_method_of_an_object_of_a_forbidden_package():
+    from scipy import stats
+
+    x = np.array([0.1, -0.4, 2.0])
+    with pytest.raises(AssertionError, match=r"^your code called scipy\.stats \(.*\): write the density"):
+        with forbid({}, "scipy.stats", why="write the density"):
+            stats.norm.logpdf(x, 0.0, 1.0).sum()
+    assert stats.norm.logpdf(0.0) == pytest.approx(-0.5 * np.log(2 * np.pi))  # nothing left trapped
+
+
+def test_forbid_of_a_package_lets_other_packages_run():
+    from scipy import special
+
+    with forbid({}, "scipy.stats"):
+        assert special.expit(0.0) == 0.5
+        assert float(np.log(np.exp(1.0))) == 1.0
+
+
+def test_forbid_fails_code_that_turns_the_watcher_off(original):
+    with pytest.raises(AssertionError, match=r"sys\.setprofile"):
+        with forbid({}, TARGET):
+            sys.setprofile(None)
+    assert sys.getprofile() is None
+
+
+def test_forbid_restores_an_earlier_profiler(original):
+    def earlier(frame, event, arg):
+        return None
+
+    sys.setprofile(earlier)
+    try:
+        with forbid({}, TARGET):
+            pass
+        assert sys.getprofile() is earlier
+    finally:
+        sys.setprofile(None)
 
 
 def test_forbidden_call_exception_is_exported():

@@ -186,14 +186,18 @@ def main() -> None:
     parser.add_argument("--class-size", type=int, default=40)
     parser.add_argument("--lecture", default="02-perceptron")
     parser.add_argument("--skip-grading", action="store_true")
+    parser.add_argument("--notebooks-only", nargs="*", metavar="LECTURE",
+                        help="time only the solution notebooks (of these lectures, or all)")
     args = parser.parse_args()
     floor = floor_seconds()
     print(f"floor: fresh kernel importing numpy and matplotlib: {floor:.2f} s (median of 3)")
     print(f"{'notebook':<40} {'seconds':>8} {'x floor':>8}")
-    for name in lectures():
+    for name in args.notebooks_only or lectures():
         for path in sorted((ROOT / "solutions" / name).glob("*.ipynb")):
             seconds = run_seconds(nbformat.read(path, as_version=4), path.parent)
             print(f"{str(path.relative_to(ROOT)):<40} {seconds:>8.2f} {seconds / floor:>8.1f}")
+    if args.notebooks_only is not None:
+        return
     bench_perceptron()
     bench_generative()
     bench_startup()
