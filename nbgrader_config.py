@@ -10,6 +10,7 @@ from nbgrader.preprocessors import (  # noqa: E402
     AssignLatePenalties, CheckCellMetadata, GetGrades, IgnorePattern, LimitOutput, SaveAutoGrades,
 )
 from nbgrader_ext import HideHiddenTests, SurvivingExecute  # noqa: E402
+from release_ext import TagRaisesException  # noqa: E402
 
 c = get_config()  # noqa: F821 (provided by nbgrader)
 
@@ -24,6 +25,19 @@ if os.environ.get("MLCOURSE_GRADEBOOK"):
 # A cell that runs longer than this (seconds) is stopped and counts as failed.
 c.ExecutePreprocessor.timeout = 60
 c.ExecutePreprocessor.kernel_name = "mlcourse"
+
+# The release: nbgrader's steps, then exercise and test cells tagged `raises-exception` so that
+# Run All in JupyterLab goes on past an unfinished exercise (tools/release_ext.py).
+from nbgrader.preprocessors import (  # noqa: E402
+    ClearHiddenTests, ClearMarkScheme, ClearOutput, ClearSolutions, ComputeChecksums, IncludeHeaderFooter,
+    InstantiateTests, LockCells, SaveCells,
+)
+
+c.GenerateAssignment.preprocessors = [
+    IncludeHeaderFooter, InstantiateTests, LockCells, ClearSolutions, ClearOutput, CheckCellMetadata,
+    ComputeChecksums, SaveCells, ClearHiddenTests, ClearMarkScheme, TagRaisesException,
+    ComputeChecksums, CheckCellMetadata,
+]
 
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
 c.ClearSolutions.text_stub = "YOUR ANSWER HERE"

@@ -91,3 +91,48 @@ def test_release_refuses_to_overwrite_changed_notebooks(tmp_path):
     (tmp_path / "notebooks" / "01-x" / "notes.txt").write_text("mine")
     assert course.modified_release_files(["01-x"], root=tmp_path) == ["notebooks/01-x/notes.txt",
                                                                         "notebooks/01-x/x.ipynb"]
+
+
+@pytest.mark.parametrize("name", LECTURES)
+def test_release_tags_exercise_and_test_cells_so_run_all_goes_on(name):
+    """JupyterLab's Run All stops at the first error unless the cell is tagged raises-exception."""
+    for path in (ROOT / "notebooks" / name).glob("*.ipynb"):
+        for i, cell in enumerate(load(path)["cells"]):
+            meta = nbgrader_meta(cell)
+            exercise = cell["cell_type"] == "code" and bool(meta.get("solution") or meta.get("grade"))
+            tagged = "raises-exception" in cell["metadata"].get("tags", [])
+            assert tagged == exercise, (f"{path.relative_to(ROOT)} cell {i}: "
+                                        + ("an exercise or test cell without" if exercise else "a demo cell with")
+                                        + " the tag raises-exception")
+    for path in (ROOT / "solutions" / name).glob("*.ipynb"):  # nbval would let a tagged solution fail
+        assert not any("raises-exception" in c["metadata"].get("tags", []) for c in load(path)["cells"]), (
+            f"{path.relative_to(ROOT)}: a solution cell is tagged raises-exception")
+
+
+def test_release_steps_are_nbgraders_own_plus_the_tagging():
+    """The release runs nbgrader's steps in nbgrader's order: a newer nbgrader that changes them is noticed."""
+    from nbgrader.converters import GenerateAssignment
+    from traitlets.config import Config, PyFileConfigLoader
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config()
+    ours = [p.__name__ for p in config.GenerateAssignment.preprocessors]
+    default = [p.__name__ for p in GenerateAssignment(config=Config()).preprocessors]
+    assert [p for p in ours if p != "TagRaisesException"] == default
+    assert ours.index("TagRaisesException") > ours.index("ClearHiddenTests")
+
+
+def test_notation_table_is_released_and_linked_from_every_lecture():
+    source, released = ROOT / "solutions" / "NOTATION.md", ROOT / "notebooks" / "NOTATION.md"
+    assert released.read_bytes() == source.read_bytes(), "notebooks/NOTATION.md is stale: run `make release`"
+    for name in LECTURES:
+        for path in (ROOT / "solutions" / name).glob("*.ipynb"):
+            intro = "".join(load(path)["cells"][0]["source"])
+            assert "](../NOTATION.md)" in intro, f"{path.name}: the first cell must link the notation table"
+
+
+def test_release_copies_the_course_wide_files(tmp_path):
+    (tmp_path / "solutions").mkdir()
+    (tmp_path / "solutions" / "NOTATION.md").write_text("| x | an input |\n")
+    assert course.release_shared_files(root=tmp_path) == ["notebooks/NOTATION.md"]
+    assert (tmp_path / "notebooks" / "NOTATION.md").read_text() == "| x | an input |\n"
+    assert course.release_shared_files(root=tmp_path) == []  # unchanged: nothing written

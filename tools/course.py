@@ -87,7 +87,8 @@ def cmd_execute(args) -> None:
 
 
 def modified_release_files(names, root: Path = ROOT) -> list[str]:
-    """Files under notebooks/ of these lectures that differ from git's HEAD (or git does not know)."""
+    """Files under notebooks/ of these lectures (or course-wide files such as NOTATION.md) that
+    differ from git's HEAD (or git does not know)."""
     paths = [f"notebooks/{n}" for n in names]
     try:
         out = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all", "--", *paths],
@@ -97,15 +98,33 @@ def modified_release_files(names, root: Path = ROOT) -> list[str]:
     return sorted(line[3:] for line in out.splitlines())
 
 
+# Files of solutions/ outside any lecture that students get too (copied as they are by `release`).
+SHARED_FILES = ("NOTATION.md",)
+
+
+def release_shared_files(root: Path = ROOT) -> list[str]:
+    """Copy the course-wide files (the notation table) from solutions/ to notebooks/."""
+    written = []
+    for name in SHARED_FILES:
+        source, target = root / "solutions" / name, root / "notebooks" / name
+        if not target.exists() or target.read_bytes() != source.read_bytes():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(source.read_bytes())
+            written.append(f"notebooks/{name}")
+    return written
+
+
 def cmd_release(args) -> None:
     names = check_lectures(args.lectures)
-    changed = modified_release_files(names)
+    changed = modified_release_files([*names, *SHARED_FILES])
     if changed and not args.force:
         sys.exit("notebooks/ has changes that a release would overwrite:\n  " + "\n  ".join(changed)
                  + "\nSave them elsewhere (or commit them), or run `make release FORCE=1` to overwrite.")
     for name in names:
         nbgrader("generate_assignment", name, "--force", "--log-level=WARN")
         print(f"released notebooks/{name}")
+    for path in release_shared_files():
+        print(f"released {path}")
 
 
 def sync_gradebook(names, root: Path = ROOT, db_url: str | None = None) -> None:
