@@ -56,6 +56,33 @@ def test_plot_points_uses_the_given_axes_and_can_skip_the_legend():
     assert len(fig.axes) == 1
 
 
+def test_plot_points_names_the_axes_and_keeps_markers_off_the_frame():
+    X, y = data.xor_square()  # the corners of the unit square
+    ax = plotting.plot_points(X, y)
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("$x_1$", "$x_2$")
+    (x_lo, x_hi), (y_lo, y_hi) = ax.get_xlim(), ax.get_ylim()
+    margin = min(X[:, 0].min() - x_lo, x_hi - X[:, 0].max(), X[:, 1].min() - y_lo, y_hi - X[:, 1].max())
+    assert margin >= 0.1 * (X.max() - X.min())  # at least a tenth of the extent around the points
+    ax = plotting.plot_points(X, y, plt.subplots()[1], xlabel="feature 1", ylabel=None)
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("feature 1", "")
+
+
+@pytest.mark.parametrize("build", ["perceptron_stepper", "polynomial_explorer", "likelihood_explorer",
+                                   "bayes_explorer"])
+def test_every_control_label_is_shown_whole(build):
+    """ipywidgets cuts a description longer than its default width ("sample se..."); 'initial' fits it."""
+    box = getattr(widgets, build)()
+    controls, todo = [], [box]
+    while todo:
+        w = todo.pop()
+        todo.extend(getattr(w, "children", ()))
+        if getattr(w, "description", ""):
+            controls.append(w)
+    assert controls
+    assert all(c.style.description_width == "initial" for c in controls), [
+        c.description for c in controls if c.style.description_width != "initial"]
+
+
 @pytest.mark.parametrize(
     "X, y, pattern",
     [

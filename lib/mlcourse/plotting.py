@@ -20,8 +20,9 @@ def axes(ax=None, figsize=(4.5, 4.5)):
     return ax
 
 
-def plot_points(X, y, ax=None, size=30, legend=True):
-    """Scatter 2-d points ``X`` (n, 2) coloured by their label in {-1, +1}."""
+def plot_points(X, y, ax=None, size=30, legend=True, xlabel="$x_1$", ylabel="$x_2$"):
+    """Scatter 2-d points ``X`` (n, 2) coloured by their label in {-1, +1}, on square axes with room
+    around the points and the axes named (``xlabel``, ``ylabel``; ``None`` leaves a name as it is)."""
     X = as_matrix(X)
     if X.shape[1] != 2:
         raise ValueError(f"plot_points draws 2-d points; X has shape {X.shape}")
@@ -31,6 +32,10 @@ def plot_points(X, y, ax=None, size=30, legend=True):
         pts = X[y == label]
         ax.scatter(pts[:, 0], pts[:, 1], s=size, edgecolor="k", linewidth=0.5, **style)
     _square_limits(ax, X)
+    if xlabel is not None:
+        ax.set_xlabel(xlabel)
+    if ylabel is not None:
+        ax.set_ylabel(ylabel)
     if legend:
         ax.legend(loc="best", fontsize="small")
     return ax
@@ -74,8 +79,9 @@ def plot_regions(predict, ax, resolution: int = 200, alpha: float = 0.15):
     return ax
 
 
-def _square_limits(ax, X, pad: float = 0.1):
-    """Equal scales on both axes, with a square view around the points."""
+def _square_limits(ax, X, pad: float = 0.25):
+    """Equal scales on both axes, with a square view around the points and a margin of ``pad``
+    times half their extent, so no marker sits on the frame."""
     lo, hi = X.min(axis=0), X.max(axis=0)
     centre, half = (lo + hi) / 2, (hi - lo).max() / 2 * (1 + pad) + 1e-9
     ax.set_xlim(centre[0] - half, centre[0] + half)

@@ -16,6 +16,16 @@ from ._checks import positive_float, positive_int
 from .plotting import plot_boundary, plot_points
 
 
+def _readable(box):
+    """Give every control in ``box`` a label as wide as its text ("sample se..." was cut off at
+    ipywidgets' default width), and return the box."""
+    for child in getattr(box, "children", ()):
+        _readable(child)
+    if getattr(box, "description", "") and hasattr(box, "style") and hasattr(box.style, "description_width"):
+        box.style.description_width = "initial"
+    return box
+
+
 @lru_cache(maxsize=32)
 def _perceptron_run(gamma: float, seed: int, n: int):
     sample = data.separable_with_margin(n, 2, gamma, rng=seed)
@@ -26,7 +36,7 @@ def _perceptron_run(gamma: float, seed: int, n: int):
 def draw_perceptron_step(gamma: float, seed: int, step: int, n: int = 40):
     """Draw the data, the true separator and the perceptron's boundary after ``step`` updates.
 
-    Left: the plane. Right: mistakes so far against Novikoff's bound ``(R/gamma)^2``.
+    Left: the plane. Right: mistakes so far against Novikoff's bound ``(r/gamma)^2``.
     """
     sample, run = _perceptron_run(round(float(gamma), 3), int(seed), int(n))
     step = min(int(step), run.n_mistakes)
@@ -49,7 +59,7 @@ def draw_perceptron_step(gamma: float, seed: int, step: int, n: int = 40):
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=2, fontsize="small")
     bar.bar(["updates so far", "updates in all", "bound"], [step, run.n_mistakes, bound],
             color=["#7570b3", "#bbbbbb", "#e7298a"])
-    bar.set_title("Novikoff: mistakes $\\leq (R/\\gamma)^2$")
+    bar.set_title("Novikoff: mistakes $\\leq (r/\\gamma)^2$")
     bar.tick_params(axis="x", labelrotation=30)
     fig.tight_layout()
     plt.show()
@@ -77,7 +87,7 @@ def perceptron_stepper(n: int = 40):
     new_data()
     out = W.interactive_output(lambda gamma, seed, step: draw_perceptron_step(gamma, seed, step, n),
                                dict(gamma=gamma, seed=seed, step=step))
-    return W.VBox([W.HBox([gamma, seed]), W.HBox([play, step]), out])
+    return _readable(W.VBox([W.HBox([gamma, seed]), W.HBox([play, step]), out]))
 
 
 # --------------------------------------------------------------------------- lecture 01
@@ -149,7 +159,7 @@ def polynomial_explorer(noise: float = 0.3):
     seed = W.IntSlider(value=0, min=0, max=50, description="sample seed", continuous_update=False)
     out = W.interactive_output(lambda degree, n, seed: draw_polynomial_fit(degree, n, seed, noise),
                                dict(degree=degree, n=n, seed=seed))
-    return W.VBox([W.HBox([degree, n, seed]), out])
+    return _readable(W.VBox([W.HBox([degree, n, seed]), out]))
 
 
 # --------------------------------------------------------------------------- lecture 03
@@ -216,7 +226,7 @@ def likelihood_explorer():
     seed = W.IntSlider(value=0, min=0, max=50, description="sample seed", continuous_update=False)
     out = W.interactive_output(lambda mu, sigma2, n, seed: draw_gaussian_likelihood(mu, sigma2, n, seed),
                                dict(mu=mu, sigma2=sigma2, n=n, seed=seed))
-    return W.VBox([W.HBox([mu, sigma2]), W.HBox([n, seed]), out])
+    return _readable(W.VBox([W.HBox([mu, sigma2]), W.HBox([n, seed]), out]))
 
 
 # --------------------------------------------------------------------------- lecture 04
@@ -296,9 +306,9 @@ def bayes_explorer():
     style = dict(continuous_update=False)
     shift_x = W.FloatSlider(value=2.0, min=-2.0, max=4.0, step=0.25, description="mean x₁", **style)
     shift_y = W.FloatSlider(value=0.0, min=-2.0, max=4.0, step=0.25, description="mean x₂", **style)
-    rho = W.FloatSlider(value=0.6, min=-0.9, max=0.9, step=0.05, description="correlation", **style)
+    rho = W.FloatSlider(value=0.6, min=-0.9, max=0.9, step=0.05, description="correlation ρ", **style)
     spread = W.FloatSlider(value=1.0, min=0.4, max=2.5, step=0.1, description="spread (class 1)", **style)
     prior = W.FloatSlider(value=0.5, min=0.05, max=0.95, step=0.05, description="P(Y = 1)", **style)
     out = W.interactive_output(draw_bayes_explorer, dict(shift_x=shift_x, shift_y=shift_y, rho=rho,
                                                          spread=spread, prior=prior))
-    return W.VBox([W.HBox([shift_x, shift_y, rho]), W.HBox([spread, prior]), out])
+    return _readable(W.VBox([W.HBox([shift_x, shift_y, rho]), W.HBox([spread, prior]), out]))
