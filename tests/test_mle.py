@@ -27,6 +27,7 @@ from mlcourse.mle import (
     BetaPosterior,
     GaussianClassModel,
     GaussianMLE,
+    LinearGaussianMLE,
     MultivariateGaussianMLE,
     bernoulli_log_likelihood,
     bernoulli_map,
@@ -42,6 +43,8 @@ from mlcourse.mle import (
     gaussian_log_density,
     gaussian_log_likelihood,
     gaussian_mle,
+    linear_gaussian_log_likelihood,
+    linear_gaussian_mle,
     log_posterior,
     multivariate_gaussian_log_likelihood,
     multivariate_gaussian_mle,
@@ -579,7 +582,7 @@ def test_posterior_and_predictions_follow_bayes_rule_written_with_scipy(seed):
     np.testing.assert_allclose(np.exp(log_posterior(model, X_new)), joint / joint.sum(axis=1, keepdims=True),
                                rtol=1e-8, atol=1e-14)
     np.testing.assert_allclose(class_log_scores(model, X_new), np.log(joint), rtol=1e-10)
-    np.testing.assert_array_equal(predict_gaussian_classes(model, X_new), model.classes[np.argmax(joint, axis=1)])
+    np.testing.assert_array_equal(predict_gaussian_classes(model, X_new), model.classes[2 - np.argmax(joint[:, ::-1], axis=1)])
     assert predict_gaussian_classes(model, X_new).dtype.kind == "i"
 
 
@@ -652,6 +655,90 @@ def test_gaussian_naive_bayes_is_another_model_that_mostly_agrees_on_a_diagonal_
     full_accuracy = np.mean(predict_gaussian_classes(fit_gaussian_classes(Xc, yc), Xc) == yc)
     naive_accuracy = np.mean(GaussianNB().fit(Xc, yc).predict(Xc) == yc)
     assert full_accuracy > 0.8 and naive_accuracy < 0.6
+
+
+# --------------------------------------------------------------------------- ties go to the larger label
+
+
+@pytest.mark.parametrize("classes", [(0, 1), (-1, 1), (2, 7)])
+def test_a_tie_between_two_classes_goes_to_the_larger_label(classes):
+    # means -m and +m, one covariance, equal priors: the scores at x = 0 are equal to the last bit
+    m = np.array([1.3, -0.4])
+    Sigma = np.array([[2.0, 0.3], [0.3, 0.5]])
+    model = GaussianClassModel(np.array(classes), np.array([0.5, 0.5]), np.stack([-m, m]), np.stack([Sigma, Sigma]))
+    scores = class_log_scores(model, np.zeros((1, 2)))
+    assert scores[0, 0] == scores[0, 1]
+    assert predict_gaussian_classes(model, np.zeros((1, 2)))[0] == classes[1]
+    # off the tie, the nearer mean wins
+    np.testing.assert_array_equal(predict_gaussian_classes(model, np.stack([-m, m])), classes)
+
+
+def test_a_tie_among_three_classes_goes_to_the_largest_of_the_tied_ones():
+    # classes 0 and 2 symmetric about x = 0, class 1 far away with a tiny prior: a tie of 0 and 2 at 0
+    means = np.array([[-1.0], [40.0], [1.0]])
+    model = GaussianClassModel(np.array([0, 1, 2]), np.array([0.45, 0.1, 0.45]), means, np.ones((3, 1, 1)))
+    np.testing.assert_array_equal(predict_gaussian_classes(model, [[0.0], [-2.0], [2.0], [40.0]]), [2, 0, 2, 1])
+
+
+# --------------------------------------------------------------------------- linear model with Gaussian noise
+
+
+def regression_data(seed, n=60, d=3, scale=1.0):
+    rng = np.random.default_rng(seed)
+    X = scale * rng.normal(size=(n, d))
+    w = rng.normal(size=d + 1)
+    y = w[0] + X @ w[1:] + 0.3 * rng.normal(size=n)
+    return X, y
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_linear_log_likelihood_is_the_sum_of_scipy_normal_logpdf(seed):
+    X, y = regression_data(seed)
+    rng = np.random.default_rng(seed + 10)
+    w, sigma2 = rng.normal(size=4), float(rng.uniform(0.1, 5))
+    expected = stats.norm.logpdf(y, w[0] + X @ w[1:], np.sqrt(sigma2)).sum()
+    assert linear_gaussian_log_likelihood(w, sigma2, X, y) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("seed, scale", [(0, 1e-3), (1, 1.0), (2, 1e3)])
+def test_linear_mle_is_least_squares_and_the_mean_squared_residual(seed, scale):
+    from sklearn.linear_model import LinearRegression
+
+    X, y = regression_data(seed, scale=scale)
+    fit = linear_gaussian_mle(X, y)
+    assert isinstance(fit, LinearGaussianMLE) and fit.n == 60 and fit.w.shape == (4,)
+    reg = LinearRegression().fit(X, y)
+    np.testing.assert_allclose(fit.w, np.r_[reg.intercept_, reg.coef_], rtol=1e-8, atol=1e-10 / scale)
+    residuals = y - reg.predict(X)
+    assert fit.sigma2 == pytest.approx(np.mean(residuals**2), rel=1e-9)
+    assert not fit.w.flags.writeable
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_linear_mle_is_a_stationary_point_and_an_optimiser_lands_on_it(seed):
+    X, y = regression_data(seed, n=40, d=2)
+    fit = linear_gaussian_mle(X, y)
+    ell = lambda w, s2: linear_gaussian_log_likelihood(w, s2, X, y)
+    for j in range(3):
+        e = np.zeros(3)
+        e[j] = 1.0
+        assert abs(central_difference(lambda t: ell(fit.w + t * e, fit.sigma2), 0.0, 1e-6)) < 1e-5
+    assert abs(central_difference(lambda t: ell(fit.w, fit.sigma2 * np.exp(t)), 0.0, 1e-6)) < 1e-5
+    # the 1/(n - d - 1) residual variance is not the MLE: its derivative is not zero
+    unbiased = fit.sigma2 * 40 / 37
+    assert abs(central_difference(lambda t: ell(fit.w, unbiased * np.exp(t)), 0.0, 1e-6)) > 0.5
+    res = optimize.minimize(lambda t: -ell(t[:3], np.exp(t[3])), np.zeros(4), method="BFGS", options={"gtol": 1e-8})
+    np.testing.assert_allclose(res.x[:3], fit.w, atol=1e-4)
+    assert np.exp(res.x[3]) == pytest.approx(fit.sigma2, rel=1e-4)
+
+
+def test_linear_mle_refuses_data_that_do_not_fix_the_weights():
+    with pytest.raises(ValueError, match=r"^the least-squares solution is not unique: .* span only 2 of d \+ 1 = 3"):
+        linear_gaussian_mle([[0.0, 0.0], [1.0, 2.0], [2.0, 4.0]], [0.0, 1.0, 2.0])
+    with pytest.raises(ValueError, match=r"span only 2 of d \+ 1 = 3"):
+        linear_gaussian_mle([[0.0, 1.0], [1.0, 1.0], [2.0, 1.0]], [0.0, 1.0, 2.0])  # a constant feature
+    with pytest.raises(ValueError, match=r"span only 1 of d \+ 1 = 2"):
+        linear_gaussian_mle([[3.0]], [1.0])
 
 
 def test_labels_may_be_any_integers_and_floats_holding_integers():
@@ -761,6 +848,12 @@ MODEL = fit_gaussian_classes(np.random.default_rng(0).normal(size=(20, 2)), np.r
         (lambda: fit_gaussian_classes(X2, [0, 1, 0, 1], shared_covariance="yes"), TypeError, r"^shared_covariance must be True or False"),
         (lambda: predict_gaussian_classes(MODEL, np.zeros((3, 3))), ValueError, r"^X has 3 features per row; the model was fitted with 2"),
         (lambda: predict_gaussian_classes("model", X2), TypeError, r"^model must be a GaussianClassModel"),
+        (lambda: linear_gaussian_mle(X2, [1.0, 2.0, 3.0]), ValueError, r"^y must have shape \(4,\) to match the rows of X; got shape \(3,\)"),
+        (lambda: linear_gaussian_mle([1.0, 2.0], [1.0, 2.0]), ValueError, r"^X must be a 2-d array of shape \(n, d\)"),
+        (lambda: linear_gaussian_mle(X2, [[1.0, 2.0, 3.0, 4.0]]), ValueError, r"^y must be a 1-d array of shape \(n,\)"),
+        (lambda: linear_gaussian_log_likelihood([0.0, 1.0], 1.0, X2, np.zeros(4)), ValueError, r"^w has shape \(2,\), expected \(3,\)"),
+        (lambda: linear_gaussian_log_likelihood([0.0, 1.0, 1.0], 0.0, X2, np.zeros(4)), ValueError, r"^sigma2 must be a finite number > 0"),
+        (lambda: linear_gaussian_log_likelihood([0.0, 1.0, 1.0], 1.0, X2, [0.0, np.nan, 0.0, 0.0]), ValueError, r"^y contains NaN"),
         (lambda: log_posterior(dataclasses.replace(MODEL, priors=np.array([0.7, 0.7])), X2), ValueError, r"^model.priors must be >= 0 and sum to 1"),
         (lambda: class_log_scores(dataclasses.replace(MODEL, covariances=-MODEL.covariances), X2), ValueError, r"^model.covariances\[0\] must be positive definite"),
     ],

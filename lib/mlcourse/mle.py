@@ -15,18 +15,24 @@ Conventions of the lecture:
   The convention ``0 log 0 = 0`` makes ``theta = 0`` with no 1 in the data give 0 for that term;
 * a covariance matrix ``Sigma`` must be symmetric positive definite. One whose smallest eigenvalue
   is at most ``1e-10`` times its largest counts as singular and is refused;
-* for the classifier, labels ``y`` may be any integers (``{-1, +1}``, ``{0, ..., 9}``, ...), not only
-  the ``{-1, +1}`` of the other lectures: a class is a value that occurs in ``y``.
+* for the classifier, the lecture numbers the classes ``0, ..., K - 1`` (the course's notation for
+  probabilistic models of the classes), but labels ``y`` may be any integers (``{-1, +1}``,
+  ``{0, ..., 9}``, ...): a class is a value that occurs in ``y``. **Ties go to the larger label**: a
+  point with several most probable classes gets the largest of them (the course's rule);
+* the linear model with Gaussian noise takes inputs ``X`` of shape (n, d) and lifts them by the bias
+  trick, ``x_tilde = (1, x)``: its weights ``w`` have shape (d + 1,) and ``w[0]`` is the bias.
 
 The closed forms, all derived in the lecture by setting the gradient of ``l`` to zero
-(``k`` = number of ones, ``n_j`` = count of category ``j``, ``xbar`` = sample mean):
+(``k`` = number of ones, ``n_j`` = count of category ``j``, ``xbar`` = sample mean,
+``Q`` = the scatter matrix ``sum_i (x_i - xbar)(x_i - xbar)^T``):
 
 =====================  =================================================================
 Bernoulli(theta)       ``theta_hat = k / n``
 Categorical(p)         ``p_hat_j = n_j / n`` (Lagrange multiplier for ``sum_j p_j = 1``)
 Poisson(lam)           ``lam_hat = xbar``
 N(mu, sigma2)          ``mu_hat = xbar``, ``sigma2_hat = (1/n) sum_i (x_i - xbar)^2``
-N_d(mu, Sigma)         ``mu_hat = xbar``, ``Sigma_hat = (1/n) sum_i (x_i - xbar)(x_i - xbar)^T``
+N_d(mu, Sigma)         ``mu_hat = xbar``, ``Sigma_hat = Q / n``
+y = w . x_tilde + eps  ``w_hat`` = least squares, ``sigma2_hat`` = mean squared residual
 =====================  =================================================================
 
 The variance MLEs divide by ``n``, not ``n - 1``: they are biased,
@@ -80,6 +86,20 @@ class MultivariateGaussianMLE:
 
     mu: np.ndarray
     Sigma: np.ndarray
+    n: int
+
+
+@dataclass(frozen=True)
+class LinearGaussianMLE:
+    """The MLE of the linear model ``y = w . x_tilde + eps``, ``eps ~ N(0, sigma2)``.
+
+    ``w`` (shape (d + 1,), read-only, ``w[0]`` the bias) is the least-squares solution and
+    ``sigma2`` the mean squared residual ``(1/n) sum_i (y_i - w . x_tilde_i)^2`` (0 when the data
+    are fitted exactly: the likelihood is then unbounded, 0 is a limit, not a model).
+    """
+
+    w: np.ndarray
+    sigma2: float
     n: int
 
 
@@ -326,8 +346,8 @@ def gaussian_log_likelihood(mu, sigma2, x):
 
     Notes
     -----
-    Computed as ``-(n/2) log(2 pi sigma2) - (S + n (xbar - mu)^2) / (2 sigma2)`` with
-    ``S = sum_i (x_i - xbar)^2``: the same number, and cheap on a grid.
+    Computed as ``-(n/2) log(2 pi sigma2) - (Q + n (xbar - mu)^2) / (2 sigma2)`` with the scatter
+    ``Q = sum_i (x_i - xbar)^2``: the same number, and cheap on a grid.
     """
     mu = _params(mu, "mu")
     sigma2 = _params(sigma2, "sigma2")
@@ -344,8 +364,8 @@ def gaussian_log_likelihood(mu, sigma2, x):
     if n == 0:
         return _out(np.zeros(np.broadcast_shapes(mu.shape, sigma2.shape)))
     xbar = x.mean()
-    S = np.sum((x - xbar) ** 2)
-    return _out(-0.5 * n * (_LOG_2PI + np.log(sigma2)) - (S + n * (xbar - mu) ** 2) / (2.0 * sigma2))
+    Q = np.sum((x - xbar) ** 2)
+    return _out(-0.5 * n * (_LOG_2PI + np.log(sigma2)) - (Q + n * (xbar - mu) ** 2) / (2.0 * sigma2))
 
 
 def gaussian_mle(x) -> GaussianMLE:
@@ -402,7 +422,8 @@ def multivariate_gaussian_log_likelihood(mu, Sigma, X) -> float:
 def multivariate_gaussian_mle(X) -> MultivariateGaussianMLE:
     """The MLE of a Gaussian on R^d from the rows of ``X`` (shape (n, d), n >= 1).
 
-    ``mu_hat`` is the sample mean and ``Sigma_hat = (1/n) sum_i (x_i - mu_hat)(x_i - mu_hat)^T``.
+    ``mu_hat`` is the sample mean and ``Sigma_hat = Q / n``, with the scatter matrix
+    ``Q = sum_i (x_i - mu_hat)(x_i - mu_hat)^T``.
     ``Sigma_hat`` is returned even when it is singular (``n <= d``, or points in a hyperplane),
     but then no Gaussian maximises the likelihood and the density functions refuse it.
     """
@@ -412,6 +433,59 @@ def multivariate_gaussian_mle(X) -> MultivariateGaussianMLE:
     Sigma = R.T @ R / X.shape[0]
     Sigma = (Sigma + Sigma.T) / 2
     return MultivariateGaussianMLE(_frozen(mu), _frozen(Sigma), int(X.shape[0]))
+
+
+# --------------------------------------------------------------------------- linear model, Gaussian noise
+
+
+def linear_gaussian_log_likelihood(w, sigma2, X, y) -> float:
+    """Log-likelihood of ``y`` given ``X`` under ``y_i = w . x_tilde_i + eps_i``, ``eps_i ~ N(0, sigma2)``.
+
+    ``l(w, sigma2) = -(n/2) log(2 pi sigma2) - (1/(2 sigma2)) sum_i (y_i - w . x_tilde_i)^2`` with
+    ``x_tilde_i = (1, x_i)`` (the bias trick): for a fixed ``sigma2`` it is a constant minus the sum
+    of squared residuals over ``2 sigma2``.
+
+    Parameters
+    ----------
+    w : array of shape (d + 1,)
+        ``w[0]`` is the bias, ``w[1:]`` the weights of the ``d`` features.
+    sigma2 : float
+        The noise variance, ``> 0``.
+    X : array of shape (n, d)
+    y : array of shape (n,)
+
+    >>> round(linear_gaussian_log_likelihood([1.0, 2.0], 1.0, [[0.0], [1.0]], [1.0, 4.0]), 6)  # residuals 0, 1
+    -2.337877
+    """
+    X, y = _regression_data(X, y)
+    w = as_vector(w, "w", X.shape[1] + 1)
+    sigma2 = positive_float(sigma2, "sigma2")
+    residuals = y - w[0] - X @ w[1:]
+    return float(-0.5 * y.size * (_LOG_2PI + math.log(sigma2)) - residuals @ residuals / (2.0 * sigma2))
+
+
+def linear_gaussian_mle(X, y) -> LinearGaussianMLE:
+    """The MLE of the linear model with Gaussian noise: least squares, and the mean squared residual.
+
+    Maximising :func:`linear_gaussian_log_likelihood` over ``w`` is minimising the sum of squared
+    residuals, whatever ``sigma2``; then ``sigma2_hat = (1/n) sum_i (y_i - w_hat . x_tilde_i)^2``.
+    Needs ``n >= d + 1`` points whose lifted inputs ``x_tilde_i`` span ``R^(d + 1)`` (else the least-
+    squares solution is not unique, and a ``ValueError`` says so).
+
+    >>> fit = linear_gaussian_mle([[0.0], [1.0], [2.0]], [1.0, 2.0, 4.0])
+    >>> fit.w.round(6), round(fit.sigma2, 6)  # y = 0.833 + 1.5 x; residuals 1/6, -1/3, 1/6
+    (array([0.833333, 1.5     ]), 0.055556)
+    """
+    X, y = _regression_data(X, y)
+    n, d = X.shape
+    X_tilde = np.column_stack([np.ones(n), X])
+    w, _, rank, _ = np.linalg.lstsq(X_tilde, y, rcond=None)
+    if rank < d + 1:
+        raise ValueError(f"the least-squares solution is not unique: the lifted inputs (1, x_i) of the n = {n} "
+                         f"points span only {rank} of d + 1 = {d + 1} dimensions (need n >= d + 1 points, "
+                         "not all in a hyperplane, and no constant or repeated feature)")
+    residuals = y - X_tilde @ w
+    return LinearGaussianMLE(_frozen(w), float(residuals @ residuals / n), int(n))
 
 
 # --------------------------------------------------------------------------- generative classifier
@@ -425,9 +499,9 @@ def fit_gaussian_classes(X, y, shared_covariance: bool = False) -> GaussianClass
 
     * ``priors[k] = n_k / n`` (the categorical MLE of the labels);
     * ``means[k]`` = mean of the points of class k;
-    * ``covariances[k] = (1/n_k) sum_{i in k} (x_i - means[k])(x_i - means[k])^T``; or, with
-      ``shared_covariance=True``, one matrix for all classes,
-      ``(1/n) sum_k sum_{i in k} (x_i - means[k])(x_i - means[k])^T = sum_k priors[k] * cov_k``.
+    * ``covariances[k] = Q_k / n_k`` with the class scatter
+      ``Q_k = sum_{i in k} (x_i - means[k])(x_i - means[k])^T``; or, with ``shared_covariance=True``,
+      one matrix for all classes, the pooled ``(1/n) sum_k Q_k = sum_k priors[k] * covariances_k``.
 
     Parameters
     ----------
@@ -467,8 +541,8 @@ def fit_gaussian_classes(X, y, shared_covariance: bool = False) -> GaussianClass
     else:
         covariances = scatter / n_k[:, None, None]
         covariances = (covariances + covariances.transpose(0, 2, 1)) / 2
-        for c, m, S in zip(classes, n_k, covariances):
-            if _is_singular(S):
+        for c, m, Sigma_k in zip(classes, n_k, covariances):
+            if _is_singular(Sigma_k):
                 why = f": a class needs at least d + 1 = {d + 1} points" if m <= d else " (its points lie in a hyperplane)"
                 raise ValueError(
                     f"the covariance MLE of class {c} is singular ({m} points in d = {d} dimensions{why}); "
@@ -503,10 +577,17 @@ def log_posterior(model: GaussianClassModel, X) -> np.ndarray:
 def predict_gaussian_classes(model: GaussianClassModel, X) -> np.ndarray:
     """The label ``argmax_k [log p(x | Y = k) + log P(Y = k)]`` of every row of ``X``; shape (n,).
 
-    A tie goes to the smallest label.
+    Ties go to the larger label (the course's rule): among several classes with the largest score,
+    the largest of them (``model.classes`` is sorted increasingly).
+
+    >>> model = GaussianClassModel(np.array([0, 1]), np.array([0.5, 0.5]), np.array([[-1.0], [1.0]]),
+    ...                            np.ones((2, 1, 1)))
+    >>> predict_gaussian_classes(model, [[-0.5], [0.0], [0.5]])  # 0.0 is a tie: the larger class
+    array([0, 1, 1])
     """
     scores = class_log_scores(model, X)  # checks the model first
-    return np.asarray(model.classes)[np.argmax(scores, axis=1)]
+    K = scores.shape[1]
+    return np.asarray(model.classes)[K - 1 - np.argmax(scores[:, ::-1], axis=1)]
 
 
 # --------------------------------------------------------------------------- helpers
@@ -605,6 +686,14 @@ def _integer_labels(y, n: int) -> np.ndarray:
         return y.astype(int)
     raise TypeError(f"y must hold integer class labels; got dtype {y.dtype}"
                     + (f" with value {y[0]!r}" if y.size else ""))
+
+
+def _regression_data(X, y) -> tuple[np.ndarray, np.ndarray]:
+    X = as_matrix(X, "X")
+    y = _data_vector(y, "y")
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"y must have shape ({X.shape[0]},) to match the rows of X; got shape {y.shape}")
+    return X, y
 
 
 def _is_singular(S: np.ndarray) -> bool:
