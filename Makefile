@@ -2,6 +2,9 @@
 # `make lab` and `make test` set everything up on a fresh machine (a .venv beside this file).
 
 PYTHON ?= python3
+# bash with pipefail: a failing step of a pipe (pip under a filter) fails the recipe.
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
 VENV   := $(CURDIR)/.venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
@@ -29,15 +32,23 @@ FORCE ?=
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml tools/course.py
+	@echo "Setting up the course in .venv/ (first time only: a few minutes, most of it downloading packages)"
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test]"
-	$(BIN)/python -m ipykernel install --sys-prefix --name mlcourse --display-name "Python 3 (ML course)"
-	$(BIN)/python tools/course.py install-sandbox-kernel
+	@echo "[1/4] updating pip"
+	@$(BIN)/python -m pip install --quiet --upgrade pip
+	@echo "[2/4] installing the course's pinned packages (each is named as it comes)"
+	@$(BIN)/python -m pip install --progress-bar off -e ".[test]" | awk '/^(Collecting|Successfully)/ {print "      " $$0; fflush()}'
+	@echo "[3/4] registering the Jupyter kernel 'Python 3 (ML course)'"
+	@$(BIN)/python -m ipykernel install --sys-prefix --name mlcourse --display-name "Python 3 (ML course)" >/dev/null
+	@echo "[4/4] registering the grading sandbox's kernel (instructors)"
+	@$(BIN)/python tools/course.py install-sandbox-kernel >/dev/null
 	@touch $(STAMP)
+	@echo "The course is set up."
 
 # The grading sandbox's kernel (mlcourse-sandbox) is for `make autograde` only: Lab does not offer it.
+# lab-config/ turns off nbgrader's instructor tools (formgrader, create assignment) for students.
 lab: $(STAMP)
+	JUPYTER_CONFIG_PATH=$(CURDIR)/lab-config$(if $(JUPYTER_CONFIG_PATH),:$(JUPYTER_CONFIG_PATH)) \
 	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks \
 		--KernelSpecManager.allowed_kernelspecs=mlcourse --KernelSpecManager.allowed_kernelspecs=python3 $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
