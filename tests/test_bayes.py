@@ -2,8 +2,9 @@
 
 Checked against independent implementations where one exists (scikit-learn's ``BernoulliNB`` and
 ``GaussianNB``, ``scipy.stats`` densities and ``scipy.integrate``), against brute force (every
-classifier on a finite input space, every ``x`` in ``{0, 1}^d``), and, for the lecture's theorems
-(Bayes beats every classifier; the naive Bayes rule is linear), with hypothesis.
+classifier on a finite input space, with or without a reject option, every ``x`` in ``{0, 1}^d``),
+and, for the lecture's theorems (Bayes beats every classifier; the threshold c01 / (c01 + c10) for
+unequal costs; Chow's rule for the reject option; the naive Bayes rule is linear), with hypothesis.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from hypothesis import strategies as st  # noqa: E402
 from scipy import integrate, stats  # noqa: E402
 from sklearn.naive_bayes import BernoulliNB, GaussianNB  # noqa: E402
 
-from mlcourse import bayes, data, mle, widgets  # noqa: E402
+from mlcourse import bayes, data, mle, perceptron, widgets  # noqa: E402
 
 PROPERTY = settings(max_examples=60, deadline=None)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -52,12 +53,24 @@ def test_docstring_examples_run():
 
 def test_small_table_by_hand():
     joint = np.array([[0.1, 0.3], [0.25, 0.15], [0.05, 0.05], [0.0, 0.1]])
-    np.testing.assert_array_equal(bayes.bayes_classifier(joint), [1, 0, 0, 1])  # the tie goes to class 0
+    np.testing.assert_array_equal(bayes.bayes_classifier(joint), [1, 0, 1, 1])  # the tie goes to class 1
     assert bayes.bayes_error(joint) == pytest.approx(0.3, abs=1e-12)
     assert bayes.accuracy(joint, [1, 0, 0, 1]) == pytest.approx(0.7)
     assert bayes.error(joint, [0, 0, 0, 0]) == pytest.approx(0.6)  # 1 - (0.1 + 0.25 + 0.05 + 0)
     post = bayes.posterior_table(joint)
     np.testing.assert_allclose(post, [[0.25, 0.75], [0.625, 0.375], [0.5, 0.5], [0.0, 1.0]])
+
+
+def test_ties_go_to_the_largest_class():
+    joint = np.array([[0.1, 0.1, 0.05], [0.2, 0.05, 0.2], [0.0, 0.0, 0.0], [0.1, 0.1, 0.1]])
+    np.testing.assert_array_equal(bayes.bayes_classifier(joint), [1, 2, 2, 2])
+    rng = np.random.default_rng(4)
+    for _ in range(50):  # small integer tables: many exact ties; the largest maximiser of each row
+        W = rng.integers(0, 3, size=(6, 4)).astype(float)
+        W[0, 0] += 1
+        J = W / W.sum()
+        expected = [max(np.flatnonzero(row == row.max())) for row in J]
+        np.testing.assert_array_equal(bayes.bayes_classifier(J), expected)
 
 
 def test_posterior_of_an_impossible_input_is_uniform_and_silent():
@@ -142,6 +155,7 @@ def test_bayes_error_matches_monte_carlo():
         (lambda: bayes.pointwise_gain([[0.5, 0.5]], [0], [[3]]), ValueError, "g must hold classes"),
         (lambda: bayes.all_classifiers(30), ValueError, "too many"),
         (lambda: bayes.all_classifiers(0), ValueError, "m must be at least 1"),
+        (lambda: bayes.accuracy([[0.5, 0.5]], [bayes.REJECT]), ValueError, "f must hold classes 0, ..., 1; found -1"),
         (lambda: data.random_joint_table(3, 2.0, 0), TypeError, "K must be an integer"),
         (lambda: data.sample_joint_table([[1.0, 0.0]], 0, 0), ValueError, "n must be at least 1"),
     ],
@@ -155,6 +169,132 @@ def test_random_joint_table_is_seeded():
     a, b = data.random_joint_table(4, 3, 7), data.random_joint_table(4, 3, np.random.default_rng(7))
     np.testing.assert_array_equal(a, b)
     assert a.shape == (4, 3) and a.sum() == pytest.approx(1.0) and np.all(a >= 0)
+
+
+# --------------------------------------------------------------------------- unequal costs, the reject option
+
+
+def tie_prone_table(rng, m, K):
+    """A random table; half the time with small integer weights (exact ties, impossible inputs)."""
+    if rng.uniform() < 0.5:
+        return data.random_joint_table(m, K, rng, concentration=float(10 ** rng.uniform(-1, 1)))
+    W = rng.integers(0, 4, size=(m, K)).astype(float)
+    W[0, 0] += 1
+    return W / W.sum()
+
+
+def test_costs_by_hand():
+    joint = np.array([[1, 3], [4, 2], [3, 1], [0, 0]]) / np.array([[8], [16], [32], [1]])  # exact in binary
+    assert bayes.cost_threshold(1, 3) == 0.25 and bayes.cost_threshold(2.0, 2.0) == 0.5
+    # eta = 0.75, 1/3, 0.25 and an impossible input; at eta = threshold (a tie) the rule predicts 1
+    np.testing.assert_array_equal(bayes.cost_sensitive_classifier(joint, 1, 3), [1, 1, 1, 1])
+    np.testing.assert_array_equal(bayes.cost_sensitive_classifier(joint, 3, 1), [1, 0, 0, 1])
+    # predicting 1 everywhere costs c01 P(Y = 0) = 15/32; predicting 0 everywhere c10 P(Y = 1) = 3 * 17/32
+    assert bayes.expected_cost(joint, [1, 1, 1, 1], 1, 3) == pytest.approx(15 / 32)
+    assert bayes.expected_cost(joint, [0, 0, 0, 0], 1, 3) == pytest.approx(51 / 32)
+    np.testing.assert_array_equal(bayes.predict_with_costs([[0.2, 0.25], [0.7, 1.0]], 1, 3), [[0, 1], [1, 1]])
+
+
+@PROPERTY
+@given(seed=seeds, m=st.integers(1, 8))
+def test_the_cost_threshold_gives_the_least_expected_cost_of_all_classifiers(seed, m):
+    rng = np.random.default_rng(seed)
+    joint = tie_prone_table(rng, m, 2)
+    c01, c10 = 10 ** rng.uniform(-2, 2, size=2)
+    G = bayes.all_classifiers(m)
+    costs = bayes.expected_cost(joint, G, c01, c10)
+    brute = np.array([sum(c01 * joint[x, 0] if g[x] == 1 else c10 * joint[x, 1] for x in range(m)) for g in G])
+    np.testing.assert_allclose(costs, brute, rtol=1e-12, atol=1e-15)
+    f = bayes.cost_sensitive_classifier(joint, c01, c10)
+    best = bayes.expected_cost(joint, f, c01, c10)
+    assert best <= costs.min() + 1e-12 * max(c01, c10)
+    eta = bayes.posterior_table(joint)[:, 1]
+    t = bayes.cost_threshold(c01, c10)
+    possible = joint.sum(axis=1) > 0
+    clear = (np.abs(eta - t) > 1e-9) & possible
+    np.testing.assert_array_equal(f[clear], bayes.predict_with_costs(eta, c01, c10)[clear])
+    assert np.all(f[~possible] == 1)  # impossible inputs are ties: class 1
+
+
+def test_the_swapped_threshold_is_not_optimal():
+    joint = np.array([[0.3, 0.2], [0.1, 0.4]])  # eta = 0.4, 0.8
+    c01, c10 = 1.0, 4.0  # right threshold 0.2: predict 1 at both; swapped 0.8: predict 1 only at x = 1
+    swapped = (bayes.posterior_table(joint)[:, 1] >= c10 / (c01 + c10)).astype(int)
+    assert bayes.expected_cost(joint, swapped, c01, c10) > bayes.expected_cost(
+        joint, bayes.cost_sensitive_classifier(joint, c01, c10), c01, c10) + 0.1
+
+
+def test_equal_costs_are_the_0_1_loss():
+    rng = np.random.default_rng(12)
+    joint = data.random_joint_table(6, 2, rng)
+    G = bayes.all_classifiers(6)
+    np.testing.assert_allclose(bayes.expected_cost(joint, G, 1.0, 1.0), bayes.error(joint, G), atol=1e-12)
+    np.testing.assert_array_equal(bayes.cost_sensitive_classifier(joint, 2.5, 2.5), bayes.bayes_classifier(joint))
+
+
+def test_reject_by_hand():
+    joint = np.array([[2, 6], [3, 5], [0, 0]]) / 16  # P(1 | x) = 0.75, 0.625, impossible; exact in binary
+    np.testing.assert_array_equal(bayes.chow_classifier(joint, 0.3), [1, bayes.REJECT, 1])
+    np.testing.assert_array_equal(bayes.chow_classifier(joint, 0.25), [1, bayes.REJECT, 1])  # 0.75 = 1 - 0.25: predict
+    np.testing.assert_array_equal(bayes.chow_classifier(joint, 0.5), [1, 1, 1])
+    assert bayes.reject_risk(joint, [bayes.REJECT, bayes.REJECT, 0], 0.3) == pytest.approx(0.3)
+    assert bayes.reject_risk(joint, [1, bayes.REJECT, 0], 0.3) == pytest.approx(0.125 + 0.15)
+    G = bayes.all_classifiers_with_reject(2)
+    assert G.shape == (9, 2) and G[0].tolist() == [-1, -1] and G[-1].tolist() == [1, 1]
+    assert bayes.all_classifiers_with_reject(3, K=3).shape == (64, 3)
+
+
+@PROPERTY
+@given(seed=seeds, m=st.integers(1, 6), K=st.integers(2, 3))
+def test_chows_rule_has_the_least_risk_of_all_classifiers_with_reject(seed, m, K):
+    rng = np.random.default_rng(seed)
+    joint = tie_prone_table(rng, m, K)
+    c_rej = float(rng.choice([rng.uniform(0, 1), 0.5 * 10 ** rng.uniform(-3, 0), 0.0, 0.25, 1 / 3]))
+    G = bayes.all_classifiers_with_reject(m, K)
+    risks = bayes.reject_risk(joint, G, c_rej)
+    P = joint.sum(axis=1)
+    brute = np.array([sum(c_rej * P[x] if g[x] == bayes.REJECT else P[x] - joint[x, g[x]] for x in range(m))
+                      for g in G])
+    np.testing.assert_allclose(risks, brute, rtol=1e-12, atol=1e-15)
+    f = bayes.chow_classifier(joint, c_rej)
+    assert bayes.reject_risk(joint, f, c_rej) <= risks.min() + 1e-12
+    never = np.all(G != bayes.REJECT, axis=1)  # without abstaining the risk is the error
+    np.testing.assert_allclose(risks[never], bayes.error(joint, G[never]), atol=1e-12)
+    post = bayes.posterior_table(joint)
+    clear = (np.abs(post.max(axis=1) - (1 - c_rej)) > 1e-9) & (P > 0)  # an impossible x: no posterior
+    np.testing.assert_array_equal(f[clear], bayes.predict_with_reject(post, c_rej)[clear])
+
+
+def test_a_costly_abstention_is_never_used_with_two_classes():
+    rng = np.random.default_rng(6)
+    for _ in range(20):
+        joint = data.random_joint_table(7, 2, rng)
+        for c_rej in (0.5, 0.7, 1.0):
+            np.testing.assert_array_equal(bayes.chow_classifier(joint, c_rej), bayes.bayes_classifier(joint))
+    # abstaining for free is always at least as good: reject wherever the class is uncertain
+    joint = np.array([[0.2, 0.0], [0.3, 0.5]])
+    np.testing.assert_array_equal(bayes.chow_classifier(joint, 0.0), [0, bayes.REJECT])
+
+
+@pytest.mark.parametrize(
+    "call, exc, pattern",
+    [
+        (lambda: bayes.cost_threshold(0, 1), ValueError, "c01 must be a finite number > 0"),
+        (lambda: bayes.cost_sensitive_classifier([[0.5, 0.5]], 1, -2), ValueError, "c10 must be a finite number > 0"),
+        (lambda: bayes.expected_cost([[0.2, 0.3, 0.5]], [0], 1, 1), ValueError, "two classes"),
+        (lambda: bayes.expected_cost([[0.5, 0.5]], [bayes.REJECT], 1, 1), ValueError, "f must hold classes 0, ..., 1"),
+        (lambda: bayes.predict_with_costs([0.5, 1.2], 1, 1), ValueError, "eta must hold probabilities"),
+        (lambda: bayes.chow_classifier([[0.5, 0.5]], 1.5), ValueError, r"c_rej must lie in \[0, 1\]"),
+        (lambda: bayes.chow_classifier([[0.5, 0.5]], -0.1), ValueError, "c_rej must be a finite number >= 0"),
+        (lambda: bayes.reject_risk([[0.5, 0.5]], [-2], 0.2), ValueError, r"f must hold classes 0, ..., 1 or REJECT \(-1\); found -2"),
+        (lambda: bayes.predict_with_reject([0.5, 0.5], 0.2), ValueError, r"posterior must have shape \(n, K\)"),
+        (lambda: bayes.all_classifiers_with_reject(13), ValueError, "too many"),
+    ],
+)
+def test_bad_cost_and_reject_inputs_are_refused(call, exc, pattern):
+    with pytest.raises(exc, match=pattern):
+        call()
+
 
 
 # --------------------------------------------------------------------------- Gaussian classes
@@ -255,6 +395,12 @@ def test_no_linear_rule_beats_the_bayes_rule(seed, d):
     for _ in range(20):
         assert bayes.rule_error(model, rng.normal(size=d), rng.normal()) >= best - 1e-12
     assert bayes.rule_error(model, np.zeros(d), -1.0) == pytest.approx(model.priors[1])  # always class 0
+    assert bayes.rule_error(model, np.zeros(d), 0.0) == pytest.approx(model.priors[0])  # a tie: always class 1
+
+
+def test_quadratic_rule_gives_a_zero_score_to_the_larger_class():
+    rule = bayes.QuadraticRule(np.zeros((1, 1)), np.array([1.0]), -1.0, np.array([3, 7]))
+    np.testing.assert_array_equal(rule.predict([[0.5], [1.0], [1.5]]), [3, 7, 7])
 
 
 def test_rule_error_against_monte_carlo():
@@ -360,7 +506,8 @@ def test_laplace_smoothing_matches_sklearn_bernoulli_nb(seed):
         X_new = rng.integers(0, 2, size=(30, X.shape[1]))
         np.testing.assert_allclose(np.exp(bayes.naive_bayes_log_posterior(ours, X_new)), sk.predict_proba(X_new),
                                    atol=1e-12)
-        np.testing.assert_array_equal(bayes.predict_naive_bayes(ours, X_new), sk.predict(X_new))
+        clear = np.abs(np.diff(sk.predict_log_proba(X_new), axis=1)[:, 0]) > 1e-9  # sklearn ties go to the smallest
+        np.testing.assert_array_equal(bayes.predict_naive_bayes(ours, X_new)[clear], sk.predict(X_new)[clear])
 
 
 def test_counts_maximise_the_likelihood():
@@ -399,7 +546,20 @@ def test_naive_bayes_rule_is_linear(seed, d):
 def test_the_weights_by_hand():
     model = bayes.naive_bayes_model([0.5, 0.5], [[0.2], [0.8]])
     np.testing.assert_allclose(bayes.naive_bayes_weights(model), [-math.log(4), 2 * math.log(4)])
-    np.testing.assert_array_equal(bayes.predict_linear([-1.0, 1.0, 1.0], [[1, 0], [1, 1], [0, 0]]), [0, 1, 0])
+    np.testing.assert_array_equal(bayes.predict_linear([-1.0, 1.0, 1.0], [[1, 0], [1, 1], [0, 0]]), [1, 1, 0])
+
+
+def test_naive_bayes_ties_go_to_the_larger_class_as_in_lecture_02():
+    # equal priors, a feature as likely in both classes: every x is a tie, predicted as the larger class
+    model = bayes.naive_bayes_model([0.5, 0.5], [[0.3], [0.3]], classes=[2, 5])
+    np.testing.assert_array_equal(bayes.predict_naive_bayes(model, [[0], [1]]), [5, 5])
+    np.testing.assert_array_equal(bayes.predict_linear(bayes.naive_bayes_weights(model), [[0], [1]]), [1, 1])
+    rng = np.random.default_rng(9)
+    for _ in range(30):  # integer weights: exact zeros; with y_pm = 2 y - 1 it is lecture 02's sign rule
+        d = int(rng.integers(1, 6))
+        u = rng.integers(-2, 3, size=d + 1).astype(float)
+        X = rng.integers(0, 2, size=(20, d))
+        np.testing.assert_array_equal(2 * bayes.predict_linear(u, X) - 1, perceptron.predict(u, perceptron.add_bias(X)))
 
 
 def test_zero_counts_veto_without_smoothing_and_not_with_it():

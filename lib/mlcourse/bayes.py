@@ -5,9 +5,11 @@ Conventions of the lecture:
 * a **discrete joint table** ``joint`` of shape (m, K) holds ``P(X = x, Y = y)`` for the inputs
   ``x = 0, ..., m - 1`` (rows) and the classes ``y = 0, ..., K - 1`` (columns): entries >= 0 that
   sum to 1. A classifier on it is an integer array ``f`` of shape (m,), ``f[x]`` in ``0, ..., K - 1``;
+* labels are ``0, ..., K - 1`` (the course's coding for probabilistic models); ``y_pm = 2 y - 1``
+  maps the classes 0 and 1 to the -1 and +1 of the margin-based lectures;
 * the **Bayes classifier** is ``f*(x) = argmax_y P(Y = y | X = x) = argmax_y P(X = x, Y = y)``
-  (``P(X = x)`` does not depend on ``y``). Ties go to the **smallest** class, as with ``np.argmax``;
-  any tie-break is optimal;
+  (``P(X = x)`` does not depend on ``y``). Ties go to the **largest** class, the course's rule
+  (``K - 1 - argmax`` of the reversed scores); any tie-break is optimal;
 * its error, the **Bayes error**, is ``1 - E[max_y P(Y = y | X)]``; on a table
   ``1 - sum_x max_y P(X = x, Y = y)``; for classes with densities
   ``1 - integral of max_k pi_k p_k(x) dx``;
@@ -15,10 +17,17 @@ Conventions of the lecture:
   covariances): the same object lecture 03 fits by maximum likelihood, here with known parameters
   (build one with :func:`gaussian_classes`). Its Bayes classifier is
   :func:`mlcourse.mle.predict_gaussian_classes`;
+* **unequal costs** (two classes): ``c01`` is the cost of predicting 1 when the truth is 0, ``c10``
+  the cost of predicting 0 when the truth is 1. The rule of least expected cost predicts 1 where
+  ``eta(x) >= c01 / (c01 + c10)`` (:func:`cost_threshold`, :func:`cost_sensitive_classifier`);
+* **the reject option** (Chow's rule): abstaining (the label :data:`REJECT`) costs ``c_rej``, a
+  mistake 1. The rule of least risk abstains where ``max_y P(Y = y | x) < 1 - c_rej`` and predicts
+  the Bayes class elsewhere (:func:`chow_classifier`);
 * **naive Bayes with binary features**: ``x`` in ``{0, 1}^d``, the features independent given the
   class, ``p[k, j] = P(x_j = 1 | Y = classes[k])``. Fitted by counting, with Laplace smoothing
   ``alpha``: ``p[k, j] = (N_kj + alpha) / (N_k + 2 alpha)`` and priors ``N_k / n``. With two classes
-  its decision rule is linear: predict ``classes[1]`` iff ``u_0 + sum_j u_j x_j > 0`` where
+  its decision rule is linear: predict ``classes[1]`` iff ``u_0 + sum_j u_j x_j >= 0`` (a score of
+  exactly 0 is a tie, which goes to the larger class) where
 
   ``u_0 = log(pi_1 / pi_0) + sum_j log((1 - p_1j) / (1 - p_0j))``,
   ``u_j = log(p_1j / p_0j) - log((1 - p_1j) / (1 - p_0j))``.
@@ -34,17 +43,18 @@ import numpy as np
 from scipy.special import logsumexp, ndtr, xlogy
 
 from . import mle
-from ._checks import _as_float_array, as_matrix, as_vector, nonnegative_float, positive_int
+from ._checks import _as_float_array, as_matrix, as_vector, nonnegative_float, positive_float, positive_int
 
 # --------------------------------------------------------------------------- results
 
 
 @dataclass(frozen=True)
 class QuadraticRule:
-    """The two-class rule "predict ``classes[1]`` iff ``x^T A x + w . x + b > 0``".
+    """The two-class rule "predict ``classes[1]`` iff ``x^T A x + w . x + b >= 0``".
 
     For Gaussian classes the Bayes rule has this form with ``score(x) = log(pi_1 p_1(x)) -
     log(pi_0 p_0(x))``; ``A`` is zero (the boundary a hyperplane) when the two covariances are equal.
+    A score of exactly 0 is a tie, and goes to the larger class ``classes[1]``.
 
     Attributes
     ----------
@@ -52,7 +62,7 @@ class QuadraticRule:
     w : ndarray of shape (d,)
     b : float
     classes : ndarray of shape (2,)
-        The labels predicted for a score ``<= 0`` and ``> 0``.
+        The labels predicted for a score ``< 0`` and ``>= 0``.
     """
 
     A: np.ndarray
@@ -73,8 +83,9 @@ class QuadraticRule:
         return np.einsum("ij,jk,ik->i", X, self.A, X) + X @ self.w + self.b
 
     def predict(self, X) -> np.ndarray:
-        """``classes[1]`` where the score is > 0, ``classes[0]`` elsewhere; shape (n,)."""
-        return np.where(self.score(X) > 0, self.classes[1], self.classes[0])
+        """``classes[1]`` where the score is >= 0 (ties to the larger class), ``classes[0]``
+        elsewhere; shape (n,)."""
+        return np.where(self.score(X) >= 0, self.classes[1], self.classes[0])
 
 
 @dataclass(frozen=True)
@@ -133,12 +144,12 @@ def posterior_table(joint) -> np.ndarray:
 def bayes_classifier(joint) -> np.ndarray:
     """The Bayes classifier ``f*(x) = argmax_y P(X = x, Y = y)`` of a joint table; shape (m,), ints.
 
-    Ties go to the smallest class.
+    Ties go to the largest class (the course's rule); a row with ``P(X = x) = 0`` is all ties.
 
-    >>> bayes_classifier([[0.1, 0.3], [0.4, 0.2]])
-    array([1, 0])
+    >>> bayes_classifier([[0.1, 0.3], [0.4, 0.2], [0.0, 0.0]])
+    array([1, 0, 1])
     """
-    return np.argmax(check_joint(joint), axis=1)
+    return _argmax_last(check_joint(joint))
 
 
 def accuracy(joint, f) -> float:
@@ -197,6 +208,137 @@ def pointwise_gain(joint, f, g) -> np.ndarray:
     return post[rows, f] - post[rows, g]
 
 
+# --------------------------------------------------------------------------- unequal costs, the reject option
+
+REJECT = -1
+"""The label a classifier with a reject option returns where it abstains (see :func:`chow_classifier`)."""
+
+
+def cost_threshold(c01, c10) -> float:
+    """``c01 / (c01 + c10)``: where ``eta(x)`` reaches it, predicting 1 costs no more than predicting 0.
+
+    ``c01 > 0`` is the cost of predicting 1 when the truth is 0, ``c10 > 0`` that of predicting 0
+    when the truth is 1 (a right answer costs 0). Given ``x``, predicting 1 costs ``c01 (1 - eta(x))``
+    on average and predicting 0 costs ``c10 eta(x)``; the first is at most the second exactly when
+    ``eta(x) >= c01 / (c01 + c10)``. Equal costs give 1/2: the Bayes classifier.
+
+    >>> cost_threshold(1, 3)
+    0.25
+    """
+    c01, c10 = positive_float(c01, "c01"), positive_float(c10, "c10")
+    return c01 / (c01 + c10)
+
+
+def predict_with_costs(eta, c01, c10) -> np.ndarray:
+    """``1`` where ``eta >= c01 / (c01 + c10)``, else ``0`` (ties to the larger label); ints of ``eta``'s shape.
+
+    ``eta`` holds posterior probabilities ``P(Y = 1 | x)`` (any shape, values in [0, 1]).
+
+    >>> predict_with_costs([0.1, 0.25, 0.9], c01=1, c10=3)
+    array([0, 1, 1])
+    """
+    eta = _probabilities(eta, "eta")
+    return (eta >= cost_threshold(c01, c10)).astype(int)
+
+
+def expected_cost(joint, f, c01, c10):
+    """``E[c01 1[f(X) = 1, Y = 0] + c10 1[f(X) = 0, Y = 1]]`` of a classifier ``f`` on a two-class table.
+
+    ``= sum_x (c01 P(x, 0) 1[f(x) = 1] + c10 P(x, 1) 1[f(x) = 0])``. ``f`` may be a stack (N, m) of
+    classifiers: the result is then an array (N,). With ``c01 = c10 = 1`` it is the error.
+
+    >>> round(expected_cost([[0.1, 0.3], [0.4, 0.2]], [1, 1], c01=2, c10=1), 12)
+    1.0
+    """
+    joint = _two_class_joint(joint)
+    c01, c10 = positive_float(c01, "c01"), positive_float(c10, "c10")
+    f = _classifiers(f, joint.shape)
+    cost = np.where(f == 1, c01 * joint[:, 0], c10 * joint[:, 1]).sum(axis=-1)
+    return float(cost) if cost.ndim == 0 else cost
+
+
+def cost_sensitive_classifier(joint, c01, c10) -> np.ndarray:
+    """The classifier of least :func:`expected_cost` on a two-class table; shape (m,), ints 0 and 1.
+
+    Predicts 1 where ``c01 P(x, 0) <= c10 P(x, 1)``, that is where ``eta(x) >= c01 / (c01 + c10)``
+    (:func:`cost_threshold`); a tie goes to the larger label, 1.
+
+    >>> cost_sensitive_classifier([[0.1, 0.3], [0.4, 0.2]], c01=1, c10=3)
+    array([1, 1])
+    """
+    joint = _two_class_joint(joint)
+    c01, c10 = positive_float(c01, "c01"), positive_float(c10, "c10")
+    return (c01 * joint[:, 0] <= c10 * joint[:, 1]).astype(int)
+
+
+def all_classifiers_with_reject(m: int, K: int = 2) -> np.ndarray:
+    """Every classifier with a reject option from ``{0, ..., m-1}`` to ``{REJECT, 0, ..., K-1}``.
+
+    An int array ((K + 1)^m, m), in lexicographic order with :data:`REJECT` (-1) first. Refuses more
+    than 2^20 classifiers.
+
+    >>> all_classifiers_with_reject(1).ravel().tolist()
+    [-1, 0, 1]
+    """
+    m, K = positive_int(m, "m"), positive_int(K, "K")
+    if (K + 1) ** m > 2**20:
+        raise ValueError(f"there are (K + 1)^m = {K + 1}^{m} classifiers with a reject option, too many to "
+                         "list (at most 2^20)")
+    return all_classifiers(m, K + 1) - 1
+
+
+def reject_risk(joint, f, c_rej):
+    """The risk of a classifier with a reject option: abstaining costs ``c_rej``, a mistake 1.
+
+    ``sum_x [c_rej P(x) 1[f(x) = REJECT] + (P(x) - P(x, f(x))) 1[f(x) != REJECT]]``. ``f`` holds
+    classes ``0, ..., K - 1`` or :data:`REJECT`; a stack (N, m) of classifiers gives an array (N,).
+    A classifier that never abstains has its error as risk.
+
+    >>> round(reject_risk([[0.1, 0.3], [0.4, 0.2]], [REJECT, 0], c_rej=0.2), 12)
+    0.28
+    """
+    joint = check_joint(joint)
+    c_rej = _unit_float(c_rej, "c_rej")
+    f = _classifiers(f, joint.shape, allow_reject=True)
+    rows = np.arange(joint.shape[0])
+    marginal = joint.sum(axis=1)
+    wrong = marginal - joint[rows, np.where(f == REJECT, 0, f)]
+    risk = np.where(f == REJECT, c_rej * marginal, wrong).sum(axis=-1)
+    return float(risk) if risk.ndim == 0 else risk
+
+
+def predict_with_reject(posterior, c_rej) -> np.ndarray:
+    """Chow's rule on posterior probabilities ``posterior`` (n, K): the Bayes class (ties to the
+    largest), or :data:`REJECT` where ``max_k posterior[i, k] < 1 - c_rej``; ints (n,).
+
+    >>> predict_with_reject([[0.3, 0.7], [0.45, 0.55], [0.9, 0.1]], c_rej=0.35).tolist()
+    [1, -1, 0]
+    """
+    posterior = _probabilities(posterior, "posterior")
+    if posterior.ndim != 2 or posterior.shape[1] < 2:
+        raise ValueError(f"posterior must have shape (n, K) with K >= 2 classes; got shape {posterior.shape}")
+    c_rej = _unit_float(c_rej, "c_rej")
+    return np.where(posterior.max(axis=1) < 1.0 - c_rej, REJECT, _argmax_last(posterior))
+
+
+def chow_classifier(joint, c_rej) -> np.ndarray:
+    """Chow's rule on a table: the classifier with a reject option of least :func:`reject_risk`.
+
+    Given ``x``, predicting class ``k`` costs ``1 - P(k | x)`` on average and abstaining costs
+    ``c_rej``. So abstain where ``max_y P(y | x) < 1 - c_rej`` (on the table: where
+    ``max_y P(x, y) < (1 - c_rej) P(x)``) and predict the Bayes class elsewhere; at equality both
+    cost the same and the rule predicts. With two classes ``max(eta, 1 - eta) >= 1/2``, so a cost
+    ``c_rej >= 1/2`` never makes abstaining worth it. Returns ints (m,): classes, or :data:`REJECT`.
+
+    >>> chow_classifier([[0.1, 0.3], [0.25, 0.35]], c_rej=0.3).tolist()  # P(1 | x) = 0.75, 0.58
+    [1, -1]
+    """
+    joint = check_joint(joint)
+    c_rej = _unit_float(c_rej, "c_rej")
+    abstain = joint.max(axis=1) < (1.0 - c_rej) * joint.sum(axis=1)
+    return np.where(abstain, REJECT, _argmax_last(joint))
+
+
 # --------------------------------------------------------------------------- Gaussian classes
 
 
@@ -234,9 +376,9 @@ def bayes_rule(model: mle.GaussianClassModel) -> QuadraticRule:
 
     ``score(x) = log(pi_1 p_1(x)) - log(pi_0 p_0(x)) = x^T A x + w . x + b`` with
 
-    * ``A = -(1/2) (S_1 - S_0)``, where ``S_k = Sigma_k^{-1}``;
-    * ``w = S_1 mu_1 - S_0 mu_0``;
-    * ``b = -(1/2) (mu_1^T S_1 mu_1 - mu_0^T S_0 mu_0) - (1/2) log(det Sigma_1 / det Sigma_0)
+    * ``A = -(1/2) (Lambda_1 - Lambda_0)``, where ``Lambda_k = Sigma_k^{-1}`` (the precision matrix);
+    * ``w = Lambda_1 mu_1 - Lambda_0 mu_0``;
+    * ``b = -(1/2) (mu_1^T Lambda_1 mu_1 - mu_0^T Lambda_0 mu_0) - (1/2) log(det Sigma_1 / det Sigma_0)
       + log(pi_1 / pi_0)``.
 
     With equal covariances ``A = 0`` exactly and the boundary is the hyperplane
@@ -247,23 +389,23 @@ def bayes_rule(model: mle.GaussianClassModel) -> QuadraticRule:
         raise ValueError(f"bayes_rule needs two classes; the model has {len(classes)}")
     if np.any(priors == 0):
         raise ValueError(f"both priors must be > 0 for a finite score; got {priors.tolist()}")
-    S = np.linalg.inv(covs)
-    S = (S + S.transpose(0, 2, 1)) / 2
+    Lam = np.linalg.inv(covs)  # the precision matrices Lambda_k
+    Lam = (Lam + Lam.transpose(0, 2, 1)) / 2
     logdet = np.linalg.slogdet(covs)[1]
     if np.array_equal(covs[0], covs[1]):
-        S[1] = S[0]
-        A = np.zeros_like(S[0])
+        Lam[1] = Lam[0]
+        A = np.zeros_like(Lam[0])
     else:
-        A = -0.5 * (S[1] - S[0])
-    w = S[1] @ means[1] - S[0] @ means[0]
-    b = (-0.5 * (means[1] @ S[1] @ means[1] - means[0] @ S[0] @ means[0]) - 0.5 * (logdet[1] - logdet[0])
+        A = -0.5 * (Lam[1] - Lam[0])
+    w = Lam[1] @ means[1] - Lam[0] @ means[0]
+    b = (-0.5 * (means[1] @ Lam[1] @ means[1] - means[0] @ Lam[0] @ means[0]) - 0.5 * (logdet[1] - logdet[0])
          + math.log(priors[1] / priors[0]))
     return QuadraticRule(mle._frozen(A), mle._frozen(w), float(b), mle._frozen(classes))
 
 
 def rule_error(model: mle.GaussianClassModel, w, b) -> float:
-    """The exact error of the linear rule "predict ``classes[1]`` iff ``w . x + b > 0``" on two
-    Gaussian classes, in any dimension.
+    """The exact error of the linear rule "predict ``classes[1]`` iff ``w . x + b >= 0``" on two
+    Gaussian classes, in any dimension (with ``w != 0`` the tie ``w . x + b = 0`` has probability 0).
 
     Under class k, ``w . X + b`` is ``N(w . mu_k + b, w^T Sigma_k w)``, so the error is
     ``pi_0 Phi(m_0 / s_0) + pi_1 Phi(-m_1 / s_1)`` with ``m_k = w . mu_k + b``, ``s_k^2 = w^T Sigma_k w``.
@@ -274,7 +416,7 @@ def rule_error(model: mle.GaussianClassModel, w, b) -> float:
     w = as_vector(w, "w", means.shape[1])
     b = float(b)
     if not np.any(w):
-        return float(priors[1] if b <= 0 else priors[0])  # a constant rule
+        return float(priors[1] if b < 0 else priors[0])  # a constant rule; b = 0 is a tie: class 1
     m = means @ w + b
     s = np.sqrt(np.einsum("j,kjl,l->k", w, covs, w))
     return float(priors[0] * ndtr(m[0] / s[0]) + priors[1] * ndtr(-m[1] / s[1]))
@@ -284,20 +426,20 @@ def linear_bayes_error(model: mle.GaussianClassModel) -> float:
     """The Bayes error of two Gaussian classes with a shared covariance, in closed form.
 
     With the Mahalanobis distance ``D = sqrt((mu_1 - mu_0)^T Sigma^{-1} (mu_1 - mu_0))`` and
-    ``c = log(pi_0 / pi_1)``: ``pi_1 Phi(c / D - D / 2) + pi_0 Phi(-c / D - D / 2)``; for equal
-    priors ``Phi(-D / 2)``.
+    ``kappa = log(pi_0 / pi_1)``: ``pi_1 Phi(kappa / D - D / 2) + pi_0 Phi(-kappa / D - D / 2)``;
+    for equal priors ``Phi(-D / 2)``.
     """
     classes, priors, means, covs = mle._check_model(model)
     if len(classes) != 2 or not np.array_equal(covs[0], covs[1]):
         raise ValueError("linear_bayes_error needs two classes with the same covariance")
     if np.any(priors == 0):
         return 0.0
-    delta = means[1] - means[0]
-    D = math.sqrt(delta @ np.linalg.solve(covs[0], delta))
-    c = math.log(priors[0] / priors[1])
+    diff = means[1] - means[0]
+    D = math.sqrt(diff @ np.linalg.solve(covs[0], diff))
+    kappa = math.log(priors[0] / priors[1])
     if D == 0:
         return float(priors.min())
-    return float(priors[1] * ndtr(c / D - D / 2) + priors[0] * ndtr(-c / D - D / 2))
+    return float(priors[1] * ndtr(kappa / D - D / 2) + priors[0] * ndtr(-kappa / D - D / 2))
 
 
 def grid(model: mle.GaussianClassModel, resolution: int = 400, width: float = 7.0):
@@ -446,10 +588,10 @@ def naive_bayes_log_posterior(model: NaiveBayesModel, X) -> np.ndarray:
 def predict_naive_bayes(model: NaiveBayesModel, X) -> np.ndarray:
     """``argmax_k [log P(Y = k) + sum_j log P(x_j | Y = k)]`` for every row of ``X``; shape (n,).
 
-    A tie goes to the smallest label (also a row impossible under every class).
+    A tie goes to the largest label (also a row impossible under every class), the course's rule.
     """
     scores = naive_bayes_log_joint(model, X)  # checks the model first
-    return np.asarray(model.classes)[np.argmax(scores, axis=1)]
+    return np.asarray(model.classes)[_argmax_last(scores)]
 
 
 def naive_bayes_weights(model: NaiveBayesModel) -> np.ndarray:
@@ -473,19 +615,48 @@ def naive_bayes_weights(model: NaiveBayesModel) -> np.ndarray:
 
 
 def predict_linear(u, X) -> np.ndarray:
-    """``1`` where ``u_0 + sum_j u_j x_j > 0``, else ``0``, for every row of ``X``; int array (n,).
+    """``1`` where ``u_0 + sum_j u_j x_j >= 0``, else ``0``, for every row of ``X``; int array (n,).
 
-    These are class *indices*: index 1 is ``classes[1]`` of the model the weights came from.
+    A score of exactly 0 is a tie and goes to the larger class, 1: with ``y_pm = 2 y - 1`` this is
+    lecture 02's rule ``sign(w . (1, x))`` with ``sign(0) = +1``. These are class *indices*: index 1
+    is ``classes[1]`` of the model the weights came from.
     """
     X = as_matrix(X, "X")
     u = as_vector(u, "u", X.shape[1] + 1)
-    return (u[0] + X @ u[1:] > 0).astype(int)
+    return (u[0] + X @ u[1:] >= 0).astype(int)
 
 
 # --------------------------------------------------------------------------- helpers
 
 
-def _classifiers(f, shape, name: str = "f") -> np.ndarray:
+def _argmax_last(scores) -> np.ndarray:
+    """``argmax`` over the last axis with ties to the largest index (the course's rule)."""
+    scores = np.asarray(scores)
+    return scores.shape[-1] - 1 - np.argmax(scores[..., ::-1], axis=-1)
+
+
+def _two_class_joint(joint) -> np.ndarray:
+    joint = check_joint(joint)
+    if joint.shape[1] != 2:
+        raise ValueError(f"joint must have two classes (columns) for the costs c01 and c10; got shape {joint.shape}")
+    return joint
+
+
+def _unit_float(value, name: str) -> float:
+    value = nonnegative_float(value, name)
+    if value > 1:
+        raise ValueError(f"{name} must lie in [0, 1] (a mistake costs 1); got {value}")
+    return value
+
+
+def _probabilities(a, name: str) -> np.ndarray:
+    a = _as_float_array(a, name)
+    if np.any((a < 0) | (a > 1)):
+        raise ValueError(f"{name} must hold probabilities in [0, 1]; found {a[(a < 0) | (a > 1)].ravel()[0]:.3g}")
+    return a
+
+
+def _classifiers(f, shape, name: str = "f", allow_reject: bool = False) -> np.ndarray:
     m, K = shape
     f = np.asarray(f)
     if f.dtype.kind not in "iu":
@@ -495,8 +666,10 @@ def _classifiers(f, shape, name: str = "f") -> np.ndarray:
             raise TypeError(f"{name} must hold integer class labels; got dtype {f.dtype}")
     if f.ndim not in (1, 2) or f.shape[-1] != m:
         raise ValueError(f"{name} must have shape ({m},) (one label per input), or (N, {m}); got {f.shape}")
-    if np.any((f < 0) | (f >= K)):
-        raise ValueError(f"{name} must hold classes 0, ..., {K - 1}; found {int(f[(f < 0) | (f >= K)][0])}")
+    bad = (f >= K) | ((f < 0) & ~(allow_reject & (f == REJECT)))
+    if np.any(bad):
+        allowed = f"classes 0, ..., {K - 1}" + (f" or REJECT ({REJECT})" if allow_reject else "")
+        raise ValueError(f"{name} must hold {allowed}; found {int(f[bad][0])}")
     return f
 
 
