@@ -19,7 +19,9 @@ from hypothesis.extra import numpy as hnp
 
 from mlcourse import data
 from mlcourse.perceptron import (
+    PerceptronPath,
     PerceptronResult,
+    PerceptronRuns,
     PocketResult,
     add_bias,
     decision_function,
@@ -31,6 +33,7 @@ from mlcourse.perceptron import (
     n_mistakes,
     perceptron_loss,
     perceptron_loss_gradient,
+    perceptron_path,
     perceptron_update,
     pocket,
     predict,
@@ -38,6 +41,7 @@ from mlcourse.perceptron import (
     train_perceptron,
     train_perceptron_batch,
     train_perceptron_first_mistake,
+    train_perceptron_many,
 )
 
 PROPERTY = settings(max_examples=60, deadline=None)
@@ -267,7 +271,7 @@ def test_novikoff_bound_first_mistake_perceptron(n, d, gamma, seed):
 @given(n=st.integers(1, 60), d=st.integers(1, 6), gamma=st.floats(0.02, 0.5), seed=seeds)
 def test_batch_perceptron_iterations_within_n_times_novikoff(n, d, gamma, seed):
     # With m_t mistakes corrected at iteration t and K = sum m_t: w . w* >= gamma K and
-    # ||w||^2 <= R^2 sum m_t^2 <= n R^2 K, so T <= K <= n (R / gamma)^2.
+    # ||w||^2 <= r^2 sum m_t^2 <= n r^2 K, so T <= K <= n (r / gamma)^2.
     sample = data.separable_with_margin(n, d, gamma, rng=seed)
     bound = n * (radius(sample.X) / margin(sample.w_star, sample.X, sample.y)) ** 2
     result = train_perceptron_batch(sample.X, sample.y, max_iterations=math.floor(bound) + 1)
@@ -283,6 +287,190 @@ def test_batch_perceptron_update_adds_all_current_mistakes():
     result = train_perceptron_batch(X, y, max_iterations=1)
     np.testing.assert_array_equal(result.w, [1.0 - 1.0 + 1.0, 2.0 + 1.0 + 0.5])
     assert (result.n_mistakes, result.n_epochs) == (3, 1)
+
+
+# --------------------------------------------------------------------------- every step of a run
+
+
+def test_perceptron_path_by_hand():
+    path = perceptron_path([[1.0, 0.0], [0.0, 1.0]], [1, 1])
+    assert isinstance(path, PerceptronPath)
+    np.testing.assert_array_equal(path.w, [[0, 0], [1, 0], [1, 1]])
+    np.testing.assert_array_equal(path.added, [[True, False], [False, True]])
+    assert path.converged is True
+    # the batch rule adds both points at once: one iteration
+    batch = perceptron_path([[1.0, 0.0], [0.0, 1.0]], [1, 1], rule="batch")
+    np.testing.assert_array_equal(batch.w, [[0, 0], [1, 1]])
+    np.testing.assert_array_equal(batch.added, [[True, True]])
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_perceptron_path_online_replays_train_perceptron(seed):
+    sample = data.separable_with_margin(30, 3, 0.05, rng=seed)
+    run = train_perceptron(sample.X, sample.y, record=True)
+    path = perceptron_path(sample.X, sample.y, rule="online")
+    np.testing.assert_array_equal(path.w, np.array(run.history))
+    assert path.added.shape == (run.n_mistakes, 30)
+    assert (path.added.sum(axis=1) == 1).all()
+    assert path.converged == run.converged
+    # each step adds y_i x_i for a point that is a mistake of the weights before it
+    i = path.added.argmax(axis=1)
+    np.testing.assert_array_equal(path.w[1:], path.w[:-1] + sample.y[i, None] * sample.X[i])
+    assert (sample.y[i] * np.einsum("td,td->t", path.w[:-1], sample.X[i]) <= 0).all()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_perceptron_path_first_mistake_corrects_the_lowest_index_mistake(seed):
+    sample = data.separable_with_margin(40, 4, 0.05, rng=seed)
+    X, y = sample.X, sample.y
+    path = perceptron_path(X, y, rule="first_mistake")
+    run = train_perceptron_first_mistake(X, y)
+    np.testing.assert_array_equal(path.w[-1], run.w)
+    assert len(path.added) == run.n_mistakes and path.converged == run.converged
+    for w, added in zip(path.w[:-1], path.added):
+        wrong = np.flatnonzero(y * (X @ w) <= 0)
+        np.testing.assert_array_equal(np.flatnonzero(added), wrong[:1])
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_perceptron_path_batch_adds_every_current_mistake(seed):
+    sample = data.separable_with_margin(40, 4, 0.05, rng=seed)
+    X, y = sample.X, sample.y
+    path = perceptron_path(X, y, rule="batch")
+    run = train_perceptron_batch(X, y)
+    np.testing.assert_array_equal(path.w[-1], run.w)
+    assert len(path.added) == run.n_epochs
+    assert int(path.added.sum()) == run.n_mistakes
+    for w, added in zip(path.w[:-1], path.added):
+        np.testing.assert_array_equal(added, y * (X @ w) <= 0)
+
+
+def test_perceptron_path_stops_after_max_steps_on_non_separable_data():
+    X, y = overlapping_gaussians(3)
+    for rule in ("online", "first_mistake", "batch"):
+        path = perceptron_path(X, y, rule=rule, max_steps=17)
+        assert path.w.shape == (18, 3) and path.added.shape == (17, len(y))
+        assert path.converged is False
+    online = train_perceptron(X, y, max_epochs=50, record=True)
+    np.testing.assert_array_equal(perceptron_path(X, y, max_steps=17).w, np.array(online.history[:18]))
+
+
+# --------------------------------------------------------------------------- many runs side by side
+
+
+def _padded(sets, n=None, d=None):
+    """Stack data sets of different sizes and dimensions into (m, n, d) and (m, n), with sizes."""
+    n = n or max(len(y) for _, y in sets)
+    d = d or max(X.shape[1] for X, _ in sets)
+    X_all, y_all = np.zeros((len(sets), n, d)), np.ones((len(sets), n), dtype=int)
+    for j, (X, y) in enumerate(sets):
+        X_all[j, :len(y), :X.shape[1]] = X
+        y_all[j, :len(y)] = y
+    return X_all, y_all, np.array([len(y) for _, y in sets])
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("max_epochs", [1, 3, 1000])
+def test_train_perceptron_many_equals_one_run_at_a_time(seed, max_epochs):
+    rng = np.random.default_rng(seed)
+    sets = []
+    for k in range(7):
+        n, d = int(rng.integers(1, 40)), int(rng.integers(1, 5))
+        if k % 2:
+            sample = data.separable_with_margin(n, d, 0.05, rng)
+            sets.append((sample.X, sample.y))
+        else:
+            X, y = data.two_gaussians(max(n, 2), rng, distance=1.0, d=d)
+            sets.append((X, y))
+    X_all, y_all, sizes = _padded(sets)
+    many = train_perceptron_many(X_all, y_all, sizes=sizes, max_epochs=max_epochs, record=True)
+    assert isinstance(many, PerceptronRuns)
+    T, E = many.n_mistakes.max(), many.n_epochs.max()
+    assert many.history.shape == (7, T + 1, X_all.shape[2])
+    assert many.points.shape == (7, T) and many.epoch_ends.shape == (7, E)
+    for j, (X, y) in enumerate(sets):
+        one = train_perceptron(X, y, max_epochs=max_epochs, record=True)
+        d, k = X.shape[1], one.n_mistakes
+        np.testing.assert_array_equal(many.w[j, :d], one.w)
+        np.testing.assert_array_equal(many.w[j, d:], 0.0)
+        assert (many.n_mistakes[j], many.n_epochs[j], many.converged[j]) == (k, one.n_epochs, one.converged)
+        np.testing.assert_array_equal(many.history[j, :k + 1, :d], np.array(one.history))
+        np.testing.assert_array_equal(many.history[j, k + 1:, :d], np.broadcast_to(one.w, (T - k, d)))
+        # the points behind the updates, and the updates counted at the end of each pass, replayed
+        w, t, ends = np.zeros(d), 0, []
+        for _ in range(one.n_epochs):
+            for i, (x_i, y_i) in enumerate(zip(X, y)):
+                if y_i * (w @ x_i) <= 0:
+                    w, t = w + y_i * x_i, t + 1
+                    assert many.points[j, t - 1] == i
+            ends.append(t)
+        np.testing.assert_array_equal(many.points[j, k:], -1)
+        np.testing.assert_array_equal(many.epoch_ends[j], ends + [k] * (E - len(ends)))
+    assert train_perceptron_many(X_all, y_all, sizes=sizes).history is None
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_train_perceptron_many_with_a_step_size_and_a_start(seed):
+    rng = np.random.default_rng(seed)
+    X, y = data.two_gaussians(25, rng, distance=1.5)
+    X = add_bias(X)
+    tau = 10 ** rng.uniform(-3, 3, size=4)
+    w0 = rng.normal(size=(4, 3))
+    stack_X, stack_y = np.stack([X] * 4), np.stack([y] * 4)
+    got = train_perceptron_many(stack_X, stack_y, max_epochs=6, w0=w0, tau=tau, record=True)
+    for j in range(4):  # a reference loop with the step size tau_j from w0_j
+        w, history = w0[j].copy(), [w0[j].copy()]
+        for _ in range(6):
+            for x_i, y_i in zip(X, y):
+                if y_i * (w @ x_i) <= 0:
+                    w = w + tau[j] * y_i * x_i
+                    history.append(w)
+        np.testing.assert_allclose(got.w[j], w, rtol=1e-12, atol=0)
+        np.testing.assert_allclose(got.history[j, :len(history)], history, rtol=1e-12, atol=0)
+    # from w0 = 0 the step size only rescales the weights: the same points are corrected
+    scaled = train_perceptron_many(stack_X, stack_y, max_epochs=6, tau=tau, record=True)
+    plain = train_perceptron_many(stack_X, stack_y, max_epochs=6, record=True)
+    np.testing.assert_array_equal(scaled.points, plain.points)
+    gap = np.linalg.norm(scaled.history - tau[:, None, None] * plain.history, axis=2)
+    assert (gap <= 1e-9 * tau[:, None] * (1 + np.linalg.norm(plain.history, axis=2))).all()
+
+
+def test_train_perceptron_many_converged_by_the_last_update_of_the_last_pass():
+    # one pass: the update on the second point fixes both, but the pass made an update
+    X = np.array([[[1.0, 0.0], [1.0, 1.0]]])
+    y = np.array([[1, 1]])
+    one = train_perceptron(X[0], y[0], max_epochs=1)
+    many = train_perceptron_many(X, y, max_epochs=1)
+    assert (one.n_epochs, one.converged) == (1, True)
+    assert (many.n_epochs[0], many.converged[0]) == (1, True)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, pattern",
+    [
+        (dict(X=np.zeros((3, 2))), ValueError, r"^X must be a 3-d array"),
+        (dict(X=np.zeros((0, 2, 2))), ValueError, r"^X must be a 3-d array"),
+        (dict(y=np.ones((2, 4))), ValueError, r"^y must have shape \(2, 3\)"),
+        (dict(y=np.array([[1, 0, 1], [1, 1, 1]])), ValueError, r"^y must hold labels -1 and \+1"),
+        (dict(sizes=[3, 4]), ValueError, r"^sizes must hold 2 integers between 1 and 3"),
+        (dict(sizes=[3.0, 2.0]), ValueError, r"^sizes must hold"),
+        (dict(tau=0.0), ValueError, r"^tau must be a number > 0"),
+        (dict(tau=[1.0, 2.0, 3.0]), ValueError, r"^tau must be"),
+        (dict(w0=np.zeros(3)), ValueError, r"^w0 has shape \(3,\), expected \(2,\) or \(2, 2\)"),
+        (dict(max_epochs=0), ValueError, r"^max_epochs must be at least 1"),
+        (dict(X=np.full((2, 3, 2), np.nan)), ValueError, r"^X contains NaN"),
+    ],
+)
+def test_train_perceptron_many_refuses_bad_input(kwargs, error, pattern):
+    args = dict(X=np.ones((2, 3, 2)), y=np.ones((2, 3), dtype=int)) | kwargs
+    with pytest.raises(error, match=pattern):
+        train_perceptron_many(**args)
+
+
+def test_train_perceptron_many_ignores_labels_past_a_data_sets_size():
+    X = np.array([[[1.0], [2.0], [3.0]]])
+    got = train_perceptron_many(X, np.array([[1, 1, 7]]), sizes=np.array([2]))
+    assert got.converged[0] and got.n_mistakes[0] == 1
 
 
 # --------------------------------------------------------------------------- loss and gradient
@@ -517,6 +705,9 @@ Y_OK = np.array([1, -1, 1])
         (lambda: perceptron_loss_gradient(np.zeros(2), X_OK[:, :1], Y_OK), ValueError, r"^w has shape"),
         (lambda: radius([1.0, 2.0]), ValueError, r"^X must be a 2-d"),
         (lambda: is_linearly_separable(X_OK, [1, -1]), ValueError, r"^y must have shape"),
+        (lambda: perceptron_path(X_OK, Y_OK, rule="stochastic"), ValueError, r"^rule must be 'online'"),
+        (lambda: perceptron_path(X_OK, Y_OK, max_steps=0), ValueError, r"^max_steps must be at least 1"),
+        (lambda: perceptron_path(X_OK, [1, 1]), ValueError, r"^y must have shape \(3,\)"),
         (lambda: add_bias([[1.0, np.inf]]), ValueError, r"^X contains NaN or infinite"),
     ],
 )

@@ -7,7 +7,13 @@ Conventions of the lecture:
   ``w[0]`` is the bias and every other function sees a plain linear classifier ``x -> w . x``;
 * a point counts as a *mistake* of ``w`` when ``y * (w . x) <= 0``: a point on the boundary is a
   mistake, which is what lets the perceptron move away from ``w = 0``;
-* :func:`predict` breaks the tie ``w . x = 0`` towards +1.
+* :func:`predict` breaks the tie ``w . x = 0`` towards +1;
+* the radius of the data is ``r = max_i ||x_i||`` and Novikoff's bound is ``(r / gamma)^2``; a step
+  size is ``tau``.
+
+Besides one run at a time (:func:`train_perceptron` and its variants), :func:`perceptron_path` keeps
+every step of a run of any of the three rules, and :func:`train_perceptron_many` runs many online
+perceptrons side by side, vectorised over the runs (what the lecture's proof checks use).
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import as_labels, as_matrix, as_vector, positive_int
+from ._checks import _as_float_array, as_labels, as_matrix, as_vector, positive_int
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,61 @@ class PerceptronResult:
     n_epochs: int
     converged: bool
     history: tuple | None = None
+
+
+@dataclass(frozen=True)
+class PerceptronPath:
+    """Every step of one perceptron run, from :func:`perceptron_path`.
+
+    Attributes
+    ----------
+    w : ndarray of shape (T + 1, d)
+        ``w[t]`` is the weight vector after ``t`` steps; ``w[0] = 0``.
+    added : ndarray of shape (T, n), bool
+        ``added[t, i]`` is True when step ``t + 1`` added ``y_i x_i``: one point per step for the
+        online and first-mistake rules, every current mistake for the batch rule.
+    converged : bool
+        True when ``w[-1]`` makes no mistake on the data.
+    """
+
+    w: np.ndarray
+    added: np.ndarray
+    converged: bool
+
+
+@dataclass(frozen=True)
+class PerceptronRuns:
+    """What :func:`train_perceptron_many` returns: ``m`` online perceptron runs, one per data set.
+
+    Attributes
+    ----------
+    w : ndarray of shape (m, d)
+        The final weights of each run.
+    n_mistakes : ndarray of shape (m,), int
+        Updates made by each run.
+    n_epochs : ndarray of shape (m,), int
+        Passes each run made over its data.
+    converged : ndarray of shape (m,), bool
+        True where the final weights make no mistake on their data.
+    history : ndarray of shape (m, T + 1, d) or None
+        With ``record=True``: ``history[j, t]`` holds the weights of run ``j`` after ``t`` updates
+        (``t = 0``: the start), ``T = n_mistakes.max()``; past its last update a run's row repeats
+        its final weights.
+    points : ndarray of shape (m, T), int, or None
+        With ``record=True``: the index of the point behind update ``t + 1`` of run ``j``; -1 past
+        its last update.
+    epoch_ends : ndarray of shape (m, E), int, or None
+        With ``record=True``: the updates run ``j`` had made by the end of each pass,
+        ``E = n_epochs.max()``; past its last pass a row repeats its final count.
+    """
+
+    w: np.ndarray
+    n_mistakes: np.ndarray
+    n_epochs: np.ndarray
+    converged: np.ndarray
+    history: np.ndarray | None = None
+    points: np.ndarray | None = None
+    epoch_ends: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -233,7 +294,8 @@ def radius(X) -> float:
 
 
 def mistake_bound(X, y, w) -> float:
-    """Novikoff's bound ``(R / gamma)^2`` with ``gamma`` the margin of the separator ``w``."""
+    """Novikoff's bound ``(r / gamma)^2``: ``r`` the radius of the data, ``gamma`` the margin of the
+    separator ``w``."""
     gamma = margin(w, X, y)
     if gamma <= 0:
         raise ValueError(f"w does not separate the data (its margin is {gamma:.3g} <= 0)")
@@ -290,6 +352,172 @@ def pocket(X, y, max_updates: int = 1000) -> PocketResult:
                 if len(errors) == max_updates or best_errors == 0:
                     break
     return PocketResult(best_w, best_errors, len(errors), np.array(errors, dtype=int))
+
+
+def perceptron_path(X, y, rule: str = "online", max_steps: int = 10_000) -> PerceptronPath:
+    """Run a perceptron rule from ``w = 0`` and keep every step (lecture 02).
+
+    Parameters
+    ----------
+    X : array of shape (n, d)
+        Points (lift them with :func:`add_bias` first to allow a bias).
+    y : array of shape (n,)
+        Labels in {-1, +1}.
+    rule : {"online", "first_mistake", "batch"}
+        ``"online"``: pass over the points in order, add ``y_i x_i`` at each mistake (the steps of
+        :func:`train_perceptron`); ``"first_mistake"``: add ``y_i x_i`` for the mistake of lowest
+        index (:func:`train_perceptron_first_mistake`); ``"batch"``: add ``y_i x_i`` for every
+        current mistake at once (:func:`train_perceptron_batch`). A mistake is ``y_i (w . x_i) <= 0``.
+    max_steps : int
+        Most steps (updates, or iterations of the batch rule).
+
+    Returns
+    -------
+    PerceptronPath
+        The weights after each step and the points each step added.
+
+    >>> path = perceptron_path([[1.0, 0.0], [0.0, 1.0]], [1, 1])
+    >>> path.w.tolist(), path.added.tolist(), path.converged
+    ([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]], [[True, False], [False, True]], True)
+    """
+    X = as_matrix(X)
+    n, d = X.shape
+    y = as_labels(y, n)
+    max_steps = positive_int(max_steps, "max_steps")
+    if rule not in ("online", "first_mistake", "batch"):
+        raise ValueError(f"rule must be 'online', 'first_mistake' or 'batch'; got {rule!r}")
+    w = np.zeros(d)
+    weights, added = [w], []
+    if rule == "online":
+        i, clean = 0, 0  # clean: points in a row seen without a mistake
+        while clean < n and len(added) < max_steps:
+            if y[i] * (w @ X[i]) <= 0:
+                w = w + y[i] * X[i]
+                weights.append(w)
+                added.append(np.arange(n) == i)
+                clean = 0
+            else:
+                clean += 1
+            i = (i + 1) % n
+    else:
+        while len(added) < max_steps:
+            wrong = y * (X @ w) <= 0
+            if not wrong.any():
+                break
+            if rule == "first_mistake":
+                wrong = np.arange(n) == np.flatnonzero(wrong)[0]
+            w = w + (y[wrong, None] * X[wrong]).sum(axis=0)
+            weights.append(w)
+            added.append(wrong)
+    return PerceptronPath(np.array(weights), np.array(added, dtype=bool).reshape(len(added), n),
+                          n_mistakes(w, X, y) == 0)
+
+
+def train_perceptron_many(X, y, sizes=None, max_epochs: int = 1000, w0=None, tau=1.0,
+                          record: bool = False) -> PerceptronRuns:
+    """Run ``m`` online perceptrons side by side, one per data set, vectorised over the runs.
+
+    Run ``j`` is :func:`train_perceptron` on ``X[j, :sizes[j]]``, ``y[j, :sizes[j]]`` with the
+    update ``w <- w + tau_j y x``: it passes over its points in order, updates on every
+    ``y (w . x) <= 0``, and stops after its first pass with no update or after ``max_epochs``
+    passes. With ``tau = 1`` and ``w0 = 0`` its results are exactly those of
+    :func:`train_perceptron`.
+
+    Parameters
+    ----------
+    X : array of shape (m, n, d)
+        ``m`` data sets of up to ``n`` points each. Pad smaller data sets with any finite rows (and
+        give their ``sizes``); pad smaller dimensions with zero columns, which change nothing.
+    y : array of shape (m, n)
+        Labels in {-1, +1} (entries past a data set's size are ignored).
+    sizes : array of shape (m,) of ints in 1..n, optional
+        Number of points of each data set (all ``n`` by default).
+    max_epochs : int
+        Most passes over the data.
+    w0 : array of shape (d,) or (m, d), optional
+        Starting weights (zeros by default).
+    tau : float or array of shape (m,)
+        Step sizes, > 0.
+    record : bool
+        Keep the weights after every update, the points behind them and the updates per pass
+        (see :class:`PerceptronRuns`).
+    """
+    X = _as_float_array(X, "X")
+    if X.ndim != 3 or 0 in X.shape:
+        raise ValueError(f"X must be a 3-d array of shape (m, n, d) with no empty axis; got shape {X.shape}")
+    m, n, d = X.shape
+    y = np.asarray(y)
+    if y.shape != (m, n):
+        raise ValueError(f"y must have shape {(m, n)} to match X; got shape {y.shape}")
+    if sizes is None:
+        sizes = np.full(m, n)
+    else:
+        sizes = np.asarray(sizes)
+        if sizes.shape != (m,) or sizes.dtype.kind not in "iu" or (sizes < 1).any() or (sizes > n).any():
+            raise ValueError(f"sizes must hold {m} integers between 1 and {n}; got {sizes!r:.80}")
+    used = np.arange(n) < sizes[:, None]
+    if not np.isin(y[used], (-1, 1)).all():
+        raise ValueError(f"y must hold labels -1 and +1 only; found values {np.unique(y[used])[:5].tolist()}")
+    y = np.where(used, y, 1).astype(float)
+    tau = _as_float_array(tau, "tau")
+    if tau.shape not in ((), (m,)) or (tau <= 0).any():
+        raise ValueError(f"tau must be a number > 0 or an array of {m} of them; got {tau!r:.80}")
+    tau = np.broadcast_to(tau, (m,))
+    max_epochs = positive_int(max_epochs, "max_epochs")
+    if w0 is None:
+        w = np.zeros((m, d))
+    else:
+        w0 = _as_float_array(w0, "w0")
+        if w0.shape not in ((d,), (m, d)):
+            raise ValueError(f"w0 has shape {w0.shape}, expected ({d},) or ({m}, {d})")
+        w = np.broadcast_to(w0, (m, d)).copy()
+    runs = np.arange(m)
+    position = np.zeros(m, dtype=int)
+    updates, epochs = np.zeros(m, dtype=int), np.zeros(m, dtype=int)
+    updated_this_pass = np.zeros(m, dtype=bool)
+    active, converged = np.ones(m, dtype=bool), np.zeros(m, dtype=bool)
+    if record:  # buffers indexed by each run's own update and pass counts, doubled when full
+        history, points, ends = np.empty((m, 64, d)), np.full((m, 63), -1), np.zeros((m, 64), dtype=int)
+        history[:, 0] = w
+    while active.any():
+        x, label = X[runs, position], y[runs, position]
+        wrong = active & (label * np.einsum("md,md->m", w, x) <= 0)
+        if wrong.any():
+            w[wrong] += (tau[wrong] * label[wrong])[:, None] * x[wrong]
+            updates[wrong] += 1
+            updated_this_pass |= wrong
+            if record:
+                if updates.max() >= history.shape[1]:
+                    history = np.concatenate([history, np.empty_like(history)], axis=1)
+                    points = np.concatenate([points, np.full((m, history.shape[1] - 1 - points.shape[1]), -1)], axis=1)
+                history[wrong, updates[wrong]] = w[wrong]
+                points[wrong, updates[wrong] - 1] = position[wrong]
+        position += active
+        ended = active & (position == sizes)
+        if ended.any():
+            epochs[ended] += 1
+            clean = ended & ~updated_this_pass
+            converged |= clean
+            active &= ~clean & (epochs < max_epochs)
+            position[ended] = 0
+            updated_this_pass[ended] = False
+            if record:
+                if epochs.max() > ends.shape[1]:
+                    ends = np.concatenate([ends, np.zeros_like(ends)], axis=1)
+                ends[ended, epochs[ended] - 1] = updates[ended]
+    # runs stopped by max_epochs: converged if their last update happened to fix every point
+    stopped = ~converged
+    if stopped.any():
+        scores = y[stopped] * np.einsum("knd,kd->kn", X[stopped], w[stopped])
+        converged[stopped] = ~((scores <= 0) & used[stopped]).any(axis=1)
+    if not record:
+        return PerceptronRuns(w, updates, epochs, converged)
+    T, E = int(updates.max()), int(epochs.max())
+    steps = np.arange(T + 1)
+    hist = np.where((steps <= updates[:, None])[:, :, None], history[:, :T + 1], w[:, None, :])
+    pts = np.where(steps[1:] <= updates[:, None], points[:, :T], -1)
+    ends = np.where(np.arange(1, E + 1) <= epochs[:, None], ends[:, :E], updates[:, None])
+    return PerceptronRuns(w, updates, epochs, converged, hist, pts, ends)
 
 
 def _maybe_tuple(history):
