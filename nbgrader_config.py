@@ -7,9 +7,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "too
 
 from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor  # noqa: E402
 from nbgrader.preprocessors import (  # noqa: E402
-    AssignLatePenalties, CheckCellMetadata, GetGrades, IgnorePattern, LimitOutput, SaveAutoGrades,
+    AssignLatePenalties, CheckCellMetadata, ClearOutput, DeduplicateIds, GetGrades, IgnorePattern, LimitOutput,
+    OverwriteKernelspec, SaveAutoGrades,
 )
-from nbgrader_ext import HideHiddenTests, SurvivingExecute  # noqa: E402
+from nbgrader_ext import ExplainedOverwriteCells, FeedbackExporter, HideHiddenTests, SurvivingExecute  # noqa: E402
 from release_ext import TagRaisesException  # noqa: E402
 
 c = get_config()  # noqa: F821 (provided by nbgrader)
@@ -48,6 +49,12 @@ c.Autograde.autograde_preprocessors = [
     AssignLatePenalties, CheckCellMetadata,
 ]
 c.OverwriteCells.add_missing_cells = True
+# nbgrader's sanitizing steps, with OverwriteCells reporting only real edits, in words.
+c.Autograde.sanitize_preprocessors = [
+    ClearOutput, DeduplicateIds, OverwriteKernelspec, ExplainedOverwriteCells, CheckCellMetadata,
+]
 
 # Feedback never shows the hidden tests.
 c.GenerateFeedback.preprocessors = [HideHiddenTests, GetGrades, CSSHTMLHeaderPreprocessor]
+# ... and loads MathJax from feedback/_mathjax/ (a pinned package's copy), not a CDN: it works offline.
+c.GenerateFeedback.exporter_class = FeedbackExporter

@@ -142,10 +142,83 @@ def submitted_lectures(student: str | None) -> list[str]:
 
 
 def cmd_feedback(args) -> None:
-    names = check_lectures([args.lecture] if args.lecture else submitted_lectures(args.student))
-    for name in names:
-        extra = [f"--student={args.student}"] if args.student else []
-        nbgrader("generate_feedback", name, "--force", *extra, check=False)
+    sys.exit(0 if feedback(ROOT, args.lecture, args.student) else 1)
+
+
+# nbgrader log lines that tell an instructor nothing: nbconvert's notice that figures have no alt
+# text, and the old feedback being replaced (feedback runs with --force, on purpose)
+FEEDBACK_NOISE = ("Alternative text is missing", "Removing existing assignment")
+
+
+def feedback(root: Path = ROOT, lecture: str | None = None, student: str | None = None, out=sys.stdout) -> bool:
+    """`make feedback`: HTML feedback for every autograded submission (of one lecture, one student).
+
+    nbgrader's log goes to logs/feedback/<lecture>.log; what is printed is what the instructor should
+    know (nbgrader's warnings and errors, submissions with no feedback and why, written answers not
+    graded yet) and, at the end, what was written for whom. False when nbgrader failed somewhere.
+    """
+    import re
+    import time
+
+    from grade import gradebook_url
+
+    if lecture:
+        check_lectures([lecture], root)
+
+    def folders(step: str) -> set[tuple[str, str]]:
+        found = (root / step).glob(f"{student or '*'}/{lecture or '*'}")
+        return {(p.parent.name, p.name) for p in found if p.is_dir() and p.name in known}
+
+    known = set(lectures(root))
+    autograded, ok, written = folders("autograded"), True, {}
+    for s, name in sorted(folders("submitted") - autograded):
+        print(f"{s}/{name}: not autograded yet (make autograde), so no feedback", file=out)
+    for name in sorted({n for _, n in autograded}):
+        log_path, start = root / "logs" / "feedback" / f"{name}.log", time.time()
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        with open(log_path, "w") as log:
+            done = nbgrader("generate_feedback", name, "--force", *([f"--student={student}"] if student else []),
+                            root=root, check=False, stdout=log, stderr=subprocess.STDOUT)
+        for line in log_path.read_text(errors="replace").splitlines():
+            if (m := re.search(r"\| (WARNING|ERROR|CRITICAL)\] (.*)", line)) and not any(n in line for n in FEEDBACK_NOISE):
+                print(f"{name}: {m[1].lower()}: {m[2]}", file=out)
+        if done.returncode:
+            ok = False
+            print(f"{name}: nbgrader failed (exit code {done.returncode}); its log: {log_path.relative_to(root)}", file=out)
+        for s in sorted(s for s, n in autograded if n == name):
+            for nb in sorted((root / "autograded" / s / name).glob("*.ipynb")):
+                page = root / "feedback" / s / name / f"{nb.stem}.html"
+                if page.is_file() and page.stat().st_mtime >= start - 1:
+                    written.setdefault(name, []).append((s, page))
+                else:
+                    ok = False
+                    print(f"{s}/{name}: no feedback written for {nb.name}; see {log_path.relative_to(root)}", file=out)
+    if not written:
+        print("wrote no feedback" + ("" if autograded else ": nothing is autograded yet (make autograde)"), file=out)
+        return ok
+    from nbgrader.api import Gradebook, MissingEntry
+
+    waiting = []
+    with Gradebook(gradebook_url(root)) as gb:
+        for name, pages in written.items():
+            for s in sorted({s for s, _ in pages}):
+                try:
+                    if gb.find_submission(name, s).needs_manual_grade:
+                        waiting.append(f"{s}/{name}")
+                except MissingEntry:
+                    pass
+    for name, pages in written.items():
+        students = sorted({s for s, _ in pages})
+        who = ", ".join(students) if len(students) <= 8 else f"{len(students)} students"
+        print(f"{name}: {', '.join(sorted({p.name for _, p in pages}))} for {who}", file=out)
+    if waiting:
+        print(f"not graded by hand yet, so their written answers show 0 points: {', '.join(sorted(waiting))}\n"
+              "  (grade them in the formgrader, then run make feedback again)", file=out)
+    pages = [p for ps in written.values() for _, p in ps]
+    print(f"wrote {pages[0].relative_to(root)}" + (f" and {len(pages) - 1} more" if len(pages) > 1 else "")
+          + f": {len({s for ps in written.values() for s, _ in ps})} students, {len(written)} lectures"
+          " (formulas load from feedback/_mathjax/: no network needed)", file=out)
+    return ok
 
 
 def cmd_install_sandbox_kernel(args) -> None:
@@ -164,8 +237,34 @@ def cmd_install_sandbox_kernel(args) -> None:
 
 
 def cmd_export(args) -> None:
-    nbgrader("export", "--to=grades.csv")
-    print("wrote grades.csv")
+    sys.exit(0 if export(ROOT) else 1)
+
+
+def export(root: Path = ROOT, out=sys.stdout) -> bool:
+    """`make export`: grades.csv, a row per student and lecture; says what its scores include."""
+    import csv
+
+    from grade import gradebook_url
+    from nbgrader.api import Gradebook
+
+    log_path = root / "logs" / "export.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "w") as log:
+        done = nbgrader("export", "--to=grades.csv", root=root, check=False, stdout=log, stderr=subprocess.STDOUT)
+    if done.returncode:
+        print(log_path.read_text(errors="replace").rstrip(), file=out)
+        print(f"nbgrader export failed (exit code {done.returncode}); its log: {log_path.relative_to(root)}", file=out)
+        return False
+    with open(root / "grades.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    with Gradebook(gradebook_url(root)) as gb:
+        waiting = [f"{s.student.id}/{a.name}" for a in gb.assignments for s in a.submissions if s.needs_manual_grade]
+    print(f"wrote grades.csv: {len(rows)} rows, {len({r['student_id'] for r in rows})} students, "
+          f"{len({r['assignment'] for r in rows})} lectures; score (of max_score) counts the autograded "
+          "points and the points graded by hand", file=out)
+    if waiting:
+        print(f"not graded by hand yet, so their written answers count 0: {', '.join(sorted(waiting))}", file=out)
+    return True
 
 
 def main(argv=None) -> None:

@@ -10,7 +10,9 @@ For each folder submitted/<student>/<lecture>/ it
    (unless --force), so re-running never redoes work or touches grades, manual scores included;
 3. runs `nbgrader autograde` for that one submission in its own process, the student's code in the
    sandboxed kernel (tools/sandbox-kernel), with a log in logs/autograde/<lecture>/<student>.log;
-4. prints progress, and at the end a table: graded, unchanged or failed, why, and the score.
+4. prints progress, and at the end a table: graded, unchanged or failed, the autograded score,
+   the points of written answers (graded, or still to grade by hand), and notes: what staging left
+   out or put back, and test cells the student edited (from the log).
 
 Several submissions are graded at once (--jobs, default: the number of cores) only when the
 gradebook is a server database (MLCOURSE_GRADEBOOK=postgresql://...): SQLite does not take
@@ -23,6 +25,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -57,9 +60,29 @@ class Outcome:
     submission: Submission
     status: str  # graded, unchanged, failed
     why: str = ""
-    score: float | None = None
+    score: float | None = None  # of the autograded cells (nbgrader's code score)
     max_score: float | None = None
+    hand: HandGrading | None = None  # the cells graded by hand (written answers)
     seconds: float = 0.0
+
+
+@dataclass
+class HandGrading:
+    """The points of a submission's cells that are graded by hand (written answers)."""
+    points: float = 0.0  # all of them
+    pending: float = 0.0  # still to grade in the formgrader
+    score: float = 0.0  # of those graded (by hand, or blank answers nbgrader scored 0 by itself)
+    blank: float = 0.0  # points of answers left blank
+
+    def __str__(self) -> str:
+        if not self.points:
+            return "-"
+        graded, parts = self.points - self.pending, []
+        if graded:
+            parts.append(f"{self.score:g}/{graded:g}" + (" blank" if self.blank == graded else ""))
+        if self.pending:
+            parts.append(f"{self.pending:g} to grade")
+        return ", ".join(parts)
 
 
 def gradebook_url(root: Path) -> str:
@@ -143,9 +166,11 @@ def restore_graded_cells(nb, release) -> list[str]:
             demoted.add(str(grade_id))
             continue
         seen.add(grade_id)
-        if _without_checksum(meta) != _without_checksum(graded[grade_id].metadata["nbgrader"]):
-            cell.metadata["nbgrader"] = copy.deepcopy(graded[grade_id].metadata["nbgrader"])
-            edited.add(grade_id)
+        original = graded[grade_id].metadata["nbgrader"]
+        if _without_checksum(meta) != _without_checksum(original):
+            cell.metadata["nbgrader"] = copy.deepcopy(original)
+            if not _only_bookkeeping_missing(meta, original):
+                edited.add(grade_id)
     restored = []
     order = list(graded)
     for k, grade_id in enumerate(order):
@@ -174,6 +199,12 @@ def _without_checksum(meta: dict) -> dict:
     return {k: v for k, v in meta.items() if k != "checksum"}
 
 
+def _only_bookkeeping_missing(meta: dict, original: dict) -> bool:
+    """True when ``meta`` is ``original`` less the keys nbgrader adds at release (checksum,
+    cell_type): a cell copied from the solution notebook, not an edit worth reporting."""
+    return meta == {k: v for k, v in original.items() if k in meta or k not in ("checksum", "cell_type")}
+
+
 def fingerprint(root: Path, staged: Path, lecture: str) -> str:
     """Hash of the staged submission and of the lecture's source: what a grade depends on."""
     digest = hashlib.sha256()
@@ -185,14 +216,44 @@ def fingerprint(root: Path, staged: Path, lecture: str) -> str:
 
 
 def scores(url: str, sub: Submission):
+    """(autograded score, autograded points, HandGrading) from the gradebook; Nones if not graded."""
     from nbgrader.api import Gradebook, MissingEntry
 
     with Gradebook(url) as gb:
         try:
             s = gb.find_submission(sub.lecture, sub.student)
         except MissingEntry:
-            return None, None
-        return s.code_score, s.max_code_score
+            return None, None, None
+        hand = HandGrading()
+        for g in (g for nb in s.notebooks for g in nb.grades if g.cell_type != "code"):
+            hand.points += g.max_score
+            if g.needs_manual_grade:
+                hand.pending += g.max_score
+            else:
+                hand.score += g.score
+                if g.manual_score is None and g.auto_score == 0:  # nbgrader's score for a blank answer
+                    hand.blank += g.max_score
+        return s.code_score, s.max_code_score, hand
+
+
+# What nbgrader's log says about a submission that an instructor should know, in words: lines of
+# ExplainedOverwriteCells (tools/nbgrader_ext.py), and graded cells nbgrader put back.
+LOG_NOTES = [
+    (re.compile(r"\| WARNING\] ((?:test cell|locked cell|cell|the points of cell) \S+ (?:was|were) .*)$"), r"\1"),
+    (re.compile(r"\| WARNING\] Missing grade cell (\S+) encountered"),
+     r"graded cell \1 was deleted; the original was put back"),
+]
+
+
+def log_notes(log_path: Path) -> list[str]:
+    if not log_path.is_file():
+        return []
+    notes = []
+    for line in log_path.read_text(errors="replace").splitlines():
+        for pattern, words in LOG_NOTES:
+            if (m := pattern.search(line)) and (note := m.expand(words)) not in notes:
+                notes.append(note)
+    return notes
 
 
 def grade_one(root: Path, sub: Submission, sandbox: bool, force: bool) -> Outcome:
@@ -204,9 +265,10 @@ def grade_one(root: Path, sub: Submission, sandbox: bool, force: bool) -> Outcom
     log_path.parent.mkdir(parents=True, exist_ok=True)
     stamp = fingerprint(root, staged, sub.lecture)
     if not force and stamp_path.exists() and stamp_path.read_text() == stamp:
-        score, top = scores(url, sub)
+        score, top, hand = scores(url, sub)
         if score is not None:
-            return Outcome(sub, "unchanged", "; ".join(sub.notes), score, top, time.perf_counter() - start)
+            notes = "; ".join([*sub.notes, *log_notes(log_path)])
+            return Outcome(sub, "unchanged", notes, score, top, hand, time.perf_counter() - start)
     if not any(staged.glob("*.ipynb")):
         # nbgrader refuses a submission without notebooks: grade the untouched release instead,
         # which scores zero on every autograded cell.
@@ -223,6 +285,8 @@ def grade_one(root: Path, sub: Submission, sandbox: bool, force: bool) -> Outcom
             args += [f"--ExecutePreprocessor.kernel_name={SANDBOX_KERNEL}", "--KernelManager.transport=ipc",
                      f"--KernelManager.ip={ipc}/kernel"]
         with open(log_path, "w") as log:
+            for note in sub.notes:  # what staging changed, before nbgrader's own lines
+                print(f"[staging] {note}", file=log, flush=True)
             try:
                 done = nbgrader(*args, root=root, check=False, stdout=log, stderr=subprocess.STDOUT,
                                 timeout=SUBMISSION_TIMEOUT)
@@ -236,8 +300,8 @@ def grade_one(root: Path, sub: Submission, sandbox: bool, force: bool) -> Outcom
         last_error = [ln for ln in log_path.read_text(errors="replace").splitlines() if "ERROR" in ln][:1]
         return Outcome(sub, "failed", "; ".join([why, *last_error, *sub.notes]), seconds=seconds)
     stamp_path.write_text(stamp)
-    score, top = scores(url, sub)
-    return Outcome(sub, "graded", "; ".join(sub.notes), score, top, seconds)
+    score, top, hand = scores(url, sub)
+    return Outcome(sub, "graded", "; ".join([*sub.notes, *log_notes(log_path)]), score, top, hand, seconds)
 
 
 def check_sandbox() -> None:
@@ -275,23 +339,45 @@ def run(root: Path, lecture=None, student=None, jobs=None, force=False, sandbox=
         for k, future in enumerate(as_completed(futures), 1):
             o = future.result()
             outcomes.append(o)
-            score = f"{o.score:g}/{o.max_score:g}" if o.score is not None else "-"
-            print(f"[{k}/{len(subs)}] {o.submission.name}: {o.status} {score} ({o.seconds:.1f} s); "
+            print(f"[{k}/{len(subs)}] {o.submission.name}: {o.status}{points(o)} ({o.seconds:.1f} s); "
                   f"{len(subs) - k} left, {time.perf_counter() - start:.0f} s elapsed", file=out, flush=True)
     summary(outcomes, problems, out)
     return outcomes
 
 
+def points(o: Outcome) -> str:
+    """The score for a progress line: ", 17/17 autograded, 5 points to grade by hand"."""
+    if o.score is None:
+        return ""
+    text, hand = f", {o.score:g}/{o.max_score:g} autograded", o.hand
+    if hand and hand.pending == hand.points > 0:
+        text += f"; {hand.pending:g} points to grade by hand"
+    elif hand and hand.points:
+        text += f"; by hand {hand}"
+    return text
+
+
 def summary(outcomes, problems, out) -> None:
-    print("\nsubmission                        status     score    notes", file=out)
+    rows = [("submission", "status", "autograded", "by hand", "notes")]
     for o in sorted(outcomes, key=lambda o: o.submission.name):
-        score = f"{o.score:g}/{o.max_score:g}" if o.score is not None else "-"
-        print(f"{o.submission.name:<33} {o.status:<10} {score:<8} {o.why}", file=out)
-    for p in problems:
-        print(f"{'':<33} {'skipped':<10} {'-':<8} {p}", file=out)
+        auto = f"{o.score:g}/{o.max_score:g}" if o.score is not None else "-"
+        rows.append((o.submission.name, o.status, auto, str(o.hand or "-"), o.why))
+    rows += [("", "skipped", "-", "-", p) for p in problems]
+    widths = [max(len(r[k]) for r in rows) for k in range(4)]
+    print(file=out)
+    for row in rows:
+        print("  ".join(f"{cell:<{w}}" for cell, w in zip(row, widths)) + "  " + row[4], file=out)
     counts = {s: sum(o.status == s for o in outcomes) for s in ("graded", "unchanged", "failed")}
     print(f"\n{counts['graded']} graded, {counts['unchanged']} unchanged, {counts['failed']} failed, "
           f"{len(problems)} skipped", file=out)
+    waiting = [o for o in outcomes if o.hand and o.hand.pending]
+    if waiting:
+        print(f"{len(waiting)} submission(s) have written answers to grade by hand, "
+              f"{sum(o.hand.pending for o in waiting):g} points in all: in nbgrader's formgrader "
+              "(.venv/bin/jupyter lab, then Nbgrader > Formgrader)", file=out)
+    print("autograded: score/points of the cells the tests grade. by hand: score/points of the written "
+          "answers graded so far\n(blank: left unanswered, which scores 0 without grading) and the "
+          "points still to grade. grades.csv and the feedback add both.", file=out)
 
 
 def main(argv=None) -> None:

@@ -6,19 +6,33 @@
   submission and exits non-zero. Before each test cell it also undoes what the student's code did to
   the way IPython runs cells (input and AST transformers, pre-run callbacks, replaced methods of the
   shell), so a test cell runs as written; see GUARD_RESTORE.
+- ``ExplainedOverwriteCells``: nbgrader's OverwriteCells (which puts back the original of every
+  locked cell a student edited), without its false alarms and with reports in words; see there.
 - ``HideHiddenTests``: for feedback, replaces the hidden part of every test cell by a note, so
   students learn which test failed and why, but not what the hidden tests are.
+- ``FeedbackExporter``: nbgrader's feedback HTML with MathJax from the course's own copy instead
+  of a CDN, so the formulas render without a network; see there.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import secrets
+import shutil
+from importlib.metadata import version
+from pathlib import Path
 
+from jinja2 import DictLoader
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbclient.util import ensure_async, run_sync
+from nbconvert.exporters import HTMLExporter
 from nbformat.notebooknode import NotebookNode
-from nbgrader.preprocessors import Execute, NbGraderPreprocessor
+from nbgrader.api import MissingEntry
+from nbgrader.preprocessors import (
+    ClearHiddenTests, ClearMarkScheme, Execute, NbGraderPreprocessor, OverwriteCells,
+)
+from traitlets import List, default
 
 KERNEL_DIED = ("KernelDied", "the kernel stopped while running this cell (a memory or process limit, "
                "os._exit or a crash); it was restarted for the cells below, without your variables")
@@ -125,6 +139,12 @@ class SurvivingExecute(Execute):
 class HideHiddenTests(NbGraderPreprocessor):
     """Drop the hidden-test regions from test cells (and the tracebacks that quote them)."""
 
+    # The HTML exporter configures NbConvertBase.display_data_priority for every preprocessor it
+    # runs; NbGraderPreprocessor redeclares that trait without config=True, so traitlets warned
+    # "Config option `display_data_priority` not recognized by `HideHiddenTests`" on every feedback
+    # run. Declared configurable here (as nbgrader's own GetGrades does), the setting is accepted.
+    display_data_priority = List(NbGraderPreprocessor.display_data_priority.default_value).tag(config=True)
+
     def preprocess_cell(self, cell, resources, index):
         if cell.cell_type == "code" and "### BEGIN HIDDEN TESTS" in cell.source:
             cell.source = HIDDEN.sub(HIDDEN_NOTE, cell.source)
@@ -133,3 +153,138 @@ class HideHiddenTests(NbGraderPreprocessor):
                     # The traceback would quote hidden lines; the error's own message is kept.
                     output.traceback = [f"{output.ename}: {output.evalue}"]
         return cell, resources
+
+
+class ExplainedOverwriteCells(OverwriteCells):
+    """nbgrader's OverwriteCells, which gives every locked cell (the test cells) of a submission its
+    original source back, with two changes to what it reports in the autograde log:
+
+    - A test cell exactly as released is not reported. The gradebook holds each test cell as the
+      instructor wrote it, hidden tests included, and its checksum; the released cell has no hidden
+      tests, so plain nbgrader finds every test cell with hidden tests changed in every submission,
+      untouched ones too, and warns "Attribute 'checksum' for cell ... has changed!"
+      (jupyter/nbgrader#1961). Here such a cell gets its hidden tests back before the comparison.
+    - A real change is reported in words, e.g. "test cell test_x was edited; the original was
+      restored and graded" (tools/grade.py copies these lines into its summary).
+    """
+
+    _current = None  # the cell being compared, for report_change
+
+    def preprocess_cell(self, cell, resources, cell_index):
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id is not None:
+            try:
+                original = self.gradebook.find_source_cell(grade_id, self.notebook_id, self.assignment_id)
+            except MissingEntry:
+                original = None  # nbgrader reports it and makes the cell ordinary
+            if original is not None and original.locked and cell.source == self._released_source(original):
+                cell.source = original.source
+        self._current = cell
+        try:
+            return super().preprocess_cell(cell, resources, cell_index)
+        finally:
+            self._current = None
+
+    def _released_source(self, original) -> str:
+        """The source of a gradebook cell as `nbgrader generate_assignment` released it."""
+        cell = NotebookNode(cell_type=original.cell_type, source=original.source, metadata=NotebookNode())
+        ClearHiddenTests(parent=self)._remove_hidden_test_region(cell)
+        ClearMarkScheme(parent=self)._remove_mark_scheme_region(cell)
+        return cell.source
+
+    def report_change(self, name, attr, old, new):
+        meta = self._current.metadata.get("nbgrader", {}) if self._current is not None else {}
+        what = "test cell" if meta.get("grade") and not meta.get("solution") else "locked cell"
+        if attr == "checksum":
+            message = f"{what} {name} was edited; the original was restored" + (
+                " and graded" if what == "test cell" else "")
+        elif attr == "cell_type":
+            message = f"cell {name} was turned into a {new} cell; it was made a {old} cell again"
+        elif attr == "points":
+            message = f"the points of cell {name} were changed to {new:g}; the original {old:g} count"
+        elif attr == "locked":
+            message = f"cell {name} was {'unlocked' if old else 'locked'}; that was undone"
+        else:
+            message = f"{attr} of cell {name} was changed from {old} to {new}; the original was restored"
+        self.log.warning(message)
+
+
+# MathJax 2, from the pinned package jupyter-server-mathjax (the one Jupyter's classic notebook
+# served). Feedback pages load it from a copy in feedback/_mathjax/, by a relative path, so they
+# render their formulas opened from disk (file://) with no network. Output: HTML-CSS with the
+# STIX-Web fonts the package ships (it has no CommonHTML or SVG output). Safe: no \href, \style
+# and the like from students' answers.
+MATHJAX_PACKAGE = "jupyter-server-mathjax"
+MATHJAX_FOLDER = "_mathjax"
+MATHJAX_CONFIG = "TeX-AMS-MML_HTMLorMML-full,Safe"
+MATHJAX_MACRO = r"""{%- macro mathjax(url=None) -%}
+<!-- MathJax from this course's copy (feedback/_mathjax), not a CDN: formulas render offline -->
+<script type="text/x-mathjax-config">
+{%- raw %}
+MathJax.Hub.Config({
+    TeX: { equationNumbers: { autoNumber: "AMS", useLabelIds: true } },
+    tex2jax: {
+        inlineMath: [ ['$','$'], ["\\(","\\)"] ],
+        displayMath: [ ['$$','$$'], ["\\[","\\]"] ],
+        processEscapes: true,
+        processEnvironments: true
+    },
+    displayAlign: 'center',
+    messageStyle: 'none',
+    "HTML-CSS": {
+        availableFonts: [], preferredFont: null, webFont: "STIX-Web", imageFont: null,
+        linebreaks: { automatic: true }
+    }
+});
+{% endraw -%}
+</script>
+<script src="@URL@"></script>
+{%- endmacro %}
+"""
+
+
+def install_mathjax(target: Path) -> Path:
+    """Put the MathJax of the package into ``target`` (kept when it holds that version already)."""
+    import jupyter_server_mathjax
+
+    stamp = f"{MATHJAX_PACKAGE} {version(MATHJAX_PACKAGE)}\n"
+    if (target / "VERSION").is_file() and (target / "VERSION").read_text() == stamp:
+        return target
+    source = Path(jupyter_server_mathjax.__file__).parent / "static"
+    staging = target.with_name(f"{target.name}.new-{os.getpid()}")
+    shutil.rmtree(staging, ignore_errors=True)
+    shutil.copytree(source, staging)
+    (staging / "README.txt").write_text(
+        "MathJax for the feedback pages in this folder (they load it by a relative path, so they\n"
+        "show their formulas without a network). Written by the course's feedback step; do not edit.\n")
+    (staging / "VERSION").write_text(stamp)
+    shutil.rmtree(target, ignore_errors=True)
+    try:
+        staging.rename(target)
+    except OSError:  # another feedback run put it there first
+        shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+class FeedbackExporter(HTMLExporter):
+    """nbgrader's feedback HTML, with MathJax from feedback/_mathjax/ (see install_mathjax).
+
+    nbgrader's feedback template calls the macro ``mathjax()`` of nbconvert's template
+    ``mathjax.html.j2`` without an argument, which loads MathJax from a CDN whatever
+    HTMLExporter.mathjax_url says. This exporter's own ``mathjax.html.j2`` comes first in the
+    template search, and loads the course's copy instead.
+    """
+
+    @default("extra_loaders")
+    def _local_mathjax_loader(self):
+        url = f"{self._mathjax_folder_url()}/MathJax.js?config={MATHJAX_CONFIG}"
+        return [DictLoader({"mathjax.html.j2": MATHJAX_MACRO.replace("@URL@", url)})]
+
+    def _mathjax_folder_url(self) -> str:
+        """Install the copy under feedback/ and return its path relative to a feedback page."""
+        from nbgrader.coursedir import CourseDirectory
+
+        coursedir = getattr(self.parent, "coursedir", None) or CourseDirectory(parent=self)
+        folder = install_mathjax(Path(coursedir.root) / coursedir.feedback_directory / MATHJAX_FOLDER)
+        page_folder = coursedir.format_path(coursedir.feedback_directory, "student", "lecture")
+        return Path(os.path.relpath(folder, page_folder)).as_posix()
