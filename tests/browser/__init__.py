@@ -1,0 +1,1 @@
+"""Helpers of tests/test_browser.py: the course in JupyterLab, in a real browser (Chromium, Playwright)."""
