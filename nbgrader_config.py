@@ -12,6 +12,7 @@ from nbgrader.preprocessors import (  # noqa: E402
 )
 from nbgrader_ext import ExplainedOverwriteCells, FeedbackExporter, HideHiddenTests, SurvivingExecute  # noqa: E402
 from release_ext import TagRaisesException  # noqa: E402
+from sanitize_ext import SanitizeStudentContent  # noqa: E402
 
 c = get_config()  # noqa: F821 (provided by nbgrader)
 
@@ -44,9 +45,11 @@ c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedE
 c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 
 # Autograding: a dead kernel fails one cell, not the submission; deleted test cells come back.
+# What the student wrote or printed is made inert (no script) before the graded notebook is saved:
+# the formgrader and the feedback pages show it in browsers (tools/sanitize_ext.py).
 c.Autograde.autograde_preprocessors = [
-    SurvivingExecute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades,
-    AssignLatePenalties, CheckCellMetadata,
+    SurvivingExecute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SanitizeStudentContent,
+    SaveAutoGrades, AssignLatePenalties, CheckCellMetadata,
 ]
 c.OverwriteCells.add_missing_cells = True
 # nbgrader's sanitizing steps, with OverwriteCells reporting only real edits, in words.
@@ -55,6 +58,6 @@ c.Autograde.sanitize_preprocessors = [
 ]
 
 # Feedback never shows the hidden tests.
-c.GenerateFeedback.preprocessors = [HideHiddenTests, GetGrades, CSSHTMLHeaderPreprocessor]
+c.GenerateFeedback.preprocessors = [SanitizeStudentContent, HideHiddenTests, GetGrades, CSSHTMLHeaderPreprocessor]
 # ... and loads MathJax from feedback/_mathjax/ (a pinned package's copy), not a CDN: it works offline.
 c.GenerateFeedback.exporter_class = FeedbackExporter

@@ -33,6 +33,7 @@ from conftest import ROOT, nbgrader_meta
 
 import course
 import grade
+from hostile import ALLOWED_ENVIRONMENT, ENVIRONMENT, SYMLINK_THEN_DIE
 
 _missing = ("bubblewrap (bwrap) is not installed" if shutil.which("bwrap") is None
             else "the grading sandbox needs root" if os.geteuid() != 0 else "")
@@ -47,6 +48,7 @@ LECTURE, NOTEBOOK = "99-mini", "mini.ipynb"
 FIXTURE = ROOT / "tests" / "fixtures" / LECTURE
 CELL_TIMEOUT = 5  # seconds per cell in the scratch course (the course's own is 60)
 TOKEN = secrets.token_hex(6)  # names the processes and files of this run
+SECRET = f"secret-{secrets.token_hex(8)}"  # in the grader's environment and in a root-only file
 FULL = 4.0  # autograded points of 99-mini
 
 # Wrong answers of the right type and shape.
@@ -124,6 +126,8 @@ _attempt("connect 1.1.1.1:53", lambda: _socket.create_connection(("1.1.1.1", 53)
 _attempt("resolve example.com", lambda: _socket.getaddrinfo("example.com", 80))
 '''
 
+
+CANARY = "canary-root-only"  # a file of root's, mode 600, in the scratch course
 
 # --------------------------------------------------------------------------- fooling the tests
 
@@ -358,6 +362,8 @@ CASES = {
     "read_other_student": Case(FULL),
     "write_outside": Case(FULL),
     "network": Case(FULL),
+    "symlink_then_die": Case(FULL),
+    "environment": Case(FULL),
     # fooling the tests
     "eq_anything": Case(0),
     "eq_anything_subclass": Case(0),
@@ -461,6 +467,11 @@ print("forked a daemon, pid", os.read(_read, 20).decode(), "in the sandbox")
         return nb
     if case == "invalid_json":
         return None
+    if case == "symlink_then_die":  # a cell of its own after exercise 1: the restart keeps every point
+        return nb.insert_after("test_add", SYMLINK_THEN_DIE.format(
+            targets=[str(course / "gradebook.db"), str(course / CANARY)], notebook=NOTEBOOK))
+    if case == "environment":
+        return nb.insert_after("test_add", ENVIRONMENT)
     if case in PROBES:
         probe = getattr(Probe, case)
         return nb.append_to("add", probe(course, port) if case == "network" else probe(course))
@@ -589,6 +600,9 @@ def run(tmp_path_factory):
     shutil.copytree(FIXTURE, root / "solutions" / LECTURE)
     course.nbgrader("generate_assignment", LECTURE, "--log-level=WARN", root=root)
     listener = Listener()
+    (root / CANARY).write_text(SECRET)
+    os.chmod(root / CANARY, 0o600)
+    os.environ["MLCOURSE_TEST_SECRET"] = SECRET  # as a database password in MLCOURSE_GRADEBOOK would be
     try:
         write_submissions(root, listener.port)
         out, start = io.StringIO(), time.perf_counter()
@@ -597,6 +611,7 @@ def run(tmp_path_factory):
         yield Run(root, {o.submission.student: o for o in outcomes}, code_scores(root), out.getvalue(), seconds,
                   listener)
     finally:
+        del os.environ["MLCOURSE_TEST_SECRET"]
         listener.close()
         for pid in processes_named(f"survivor-{TOKEN}"):  # never leave one behind, even when a test fails
             os.kill(pid, 9)
@@ -742,6 +757,29 @@ def test_nothing_was_written_outside_the_students_folder(run):
 
 def test_no_connection_reached_the_local_server(run):
     assert run.listener.connections == []
+
+
+def test_root_writes_nothing_through_links_the_kernel_planted(run):
+    nb = run.notebook("symlink_then_die")
+    attack = nb.cells[nb.index("test_add") + 1]
+    assert "planted" in stdout(attack) and errors(attack) == ["KernelDied"], "the attack should have run, then died"
+    planted = int(stdout(attack).split()[1])
+    assert planted >= 8, f"only {planted} links planted: the attack no longer reaches the folders it should"
+    for path in (run.root / "gradebook.db", run.root / CANARY):
+        info = path.lstat()
+        assert path.is_file() and not path.is_symlink(), f"{path.name} is no longer a plain file"
+        assert (info.st_uid, info.st_gid) == (0, 0), f"{path.name} now belongs to uid {info.st_uid}"
+    assert (run.root / CANARY).read_text() == SECRET and ((run.root / CANARY).stat().st_mode & 0o777) == 0o600
+    assert (run.root / "gradebook.db").read_bytes()[:16] == b"SQLite format 3\x00"
+
+
+def test_the_kernel_gets_a_minimal_environment(run):
+    out = stdout(run.notebook("environment").cells[run.notebook("environment").index("test_add") + 1])
+    assert "MPLCONFIGDIR" in out, f"the environment was not printed: {out[:300]}"
+    assert SECRET not in out and "MLCOURSE" not in out, "the grader's environment reached the kernel"
+    names = {k for k, _ in eval(out)}  # noqa: S307 (our own test's output: a list of pairs of strings)
+    assert names <= ALLOWED_ENVIRONMENT, (
+        f"the kernel sees more of the grader's environment than it needs: {sorted(names - ALLOWED_ENVIRONMENT)}")
 
 
 # --------------------------------------------------------------------------- re-running

@@ -41,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from course import ROOT, lectures, nbgrader, sync_gradebook  # noqa: E402
 
 SANDBOX_KERNEL = "mlcourse-sandbox"
+NOBODY = 65534  # the user the sandboxed kernel runs as
 SUBMISSION_TIMEOUT = 30 * 60  # seconds for one submission, all cells together, as a last resort
 
 
@@ -282,8 +283,9 @@ def grade_one(root: Path, sub: Submission, sandbox: bool, force: bool) -> Outcom
     ]
     with tempfile.TemporaryDirectory(prefix="mlcourse-ipc-") as ipc:
         if sandbox:
+            sockets = sandbox_sockets(Path(ipc))
             args += [f"--ExecutePreprocessor.kernel_name={SANDBOX_KERNEL}", "--KernelManager.transport=ipc",
-                     f"--KernelManager.ip={ipc}/kernel"]
+                     f"--KernelManager.ip={sockets}/kernel"]
         with open(log_path, "w") as log:
             for note in sub.notes:  # what staging changed, before nbgrader's own lines
                 print(f"[staging] {note}", file=log, flush=True)
@@ -302,6 +304,17 @@ def grade_one(root: Path, sub: Submission, sandbox: bool, force: bool) -> Outcom
     stamp_path.write_text(stamp)
     score, top, hand = scores(url, sub)
     return Outcome(sub, "graded", "; ".join([*sub.notes, *log_notes(log_path)]), score, top, hand, seconds)
+
+
+def sandbox_sockets(folder: Path) -> Path:
+    """The folder where the sandboxed kernel makes its sockets: the only place outside the sandbox
+    the kernel may write. It belongs to nobody, inside ``folder`` (root's, mode 711), and the grader
+    never writes in it (tools/sandbox-kernel checks this layout before it starts a kernel)."""
+    os.chmod(folder, 0o711)
+    sockets = folder / "sockets"
+    sockets.mkdir(mode=0o700)
+    os.chown(sockets, NOBODY, NOBODY)
+    return sockets
 
 
 def check_sandbox() -> None:
