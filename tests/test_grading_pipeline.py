@@ -24,6 +24,7 @@ from conftest import LECTURES, ROOT, nbgrader_meta, scratch_course
 import course
 from course import filled_release
 import grade
+from test_instructor_output import scripts, table
 
 # make autograde confines student code with bubblewrap; .ci/run installs it. Elsewhere (no bwrap,
 # not root) the pipeline is still tested, unconfined; tests/test_adversarial.py needs the sandbox.
@@ -58,8 +59,10 @@ def graded_course(tmp_path_factory):
                 target = root / "submitted" / student / name / sol_path.name
                 target.parent.mkdir(parents=True, exist_ok=True)
                 nbformat.write(nb, target)
-    outcomes = grade.run(root, sandbox=SANDBOX, out=io.StringIO())
+    out = io.StringIO()
+    outcomes = grade.run(root, sandbox=SANDBOX, out=out)
     assert all(o.status == "graded" for o in outcomes), [(o.submission.name, o.why) for o in outcomes]
+    (root / "autograde.out").write_text(out.getvalue())
     course.nbgrader("export", "--to=grades.csv", "--log-level=WARN", root=root)
     for name in LECTURES:
         course.nbgrader("generate_feedback", name, "--log-level=WARN", root=root)
@@ -126,3 +129,31 @@ def test_feedback_shows_the_tests_but_not_the_hidden_ones(graded_course, name):
         assert "Public test" in text, "the feedback should show the public tests"
         leaked = [ln for ln in hidden_lines(name) if ln in text]
         assert not leaked, f"feedback for {student}/{name} reveals hidden tests: {leaked[:3]}"
+
+
+@pytest.mark.parametrize("name", LECTURES)
+def test_the_autograde_table_splits_autograded_and_hand_graded_points(graded_course, name):
+    solution = nbformat.read(next((ROOT / "solutions" / name).glob("*.ipynb")), as_version=4)
+    hand = sum(nbgrader_meta(c)["points"] for c in solution.cells
+               if nbgrader_meta(c).get("grade") and c.cell_type == "markdown")
+    assert hand > 0, f"{name} has no written answers"
+    _, top = code_scores(graded_course, name)["perfect"]
+    row = table((graded_course / "autograde.out").read_text())[f"perfect/{name}"]
+    assert (row["autograded"], row["by hand"]) == (f"{top:g}/{top:g}", f"{hand:g} to grade"), row
+
+
+@pytest.mark.parametrize("name", LECTURES)
+def test_autograde_logs_report_no_change_in_untouched_test_cells(graded_course, name):
+    for student in STUDENTS:
+        log = (graded_course / "logs" / "autograde" / name / f"{student}.log").read_text()
+        alarms = [ln for ln in log.splitlines() if "has changed" in ln or "was edited" in ln]
+        assert not alarms, f"{student}/{name}: no test cell was edited, yet the log says {alarms[:2]}"
+
+
+@pytest.mark.parametrize("name", LECTURES)
+def test_feedback_renders_its_maths_without_a_network(graded_course, name):
+    for path in sorted((graded_course / "feedback").glob(f"*/{name}/*.html")):
+        srcs = scripts(path.read_text())
+        assert not [s for s in srcs if re.match(r"(https?:)?//", s)], f"{path}: scripts from the network: {srcs}"
+        mathjax = [s for s in srcs if "MathJax.js" in s]
+        assert mathjax and (path.parent / mathjax[0].split("?")[0]).resolve().is_file(), f"{path}: {srcs}"

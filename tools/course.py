@@ -216,8 +216,8 @@ def feedback(root: Path = ROOT, lecture: str | None = None, student: str | None 
               "  (grade them in the formgrader, then run make feedback again)", file=out)
     pages = [p for ps in written.values() for _, p in ps]
     print(f"wrote {pages[0].relative_to(root)}" + (f" and {len(pages) - 1} more" if len(pages) > 1 else "")
-          + f": {len({s for ps in written.values() for s, _ in ps})} students, {len(written)} lectures"
-          " (formulas load from feedback/_mathjax/: no network needed)", file=out)
+          + f": {plural(len({s for ps in written.values() for s, _ in ps}), 'student')}, "
+          f"{plural(len(written), 'lecture')} (formulas load from feedback/_mathjax/: no network needed)", file=out)
     return ok
 
 
@@ -234,6 +234,10 @@ def cmd_install_sandbox_kernel(args) -> None:
             "interrupt_mode": "message"}
     (folder / "kernel.json").write_text(json.dumps(spec, indent=1) + "\n")
     print(f"registered kernel mlcourse-sandbox in {folder}")
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def cmd_export(args) -> None:
@@ -259,9 +263,9 @@ def export(root: Path = ROOT, out=sys.stdout) -> bool:
         rows = list(csv.DictReader(f))
     with Gradebook(gradebook_url(root)) as gb:
         waiting = [f"{s.student.id}/{a.name}" for a in gb.assignments for s in a.submissions if s.needs_manual_grade]
-    print(f"wrote grades.csv: {len(rows)} rows, {len({r['student_id'] for r in rows})} students, "
-          f"{len({r['assignment'] for r in rows})} lectures; score (of max_score) counts the autograded "
-          "points and the points graded by hand", file=out)
+    print(f"wrote grades.csv: {plural(len(rows), 'row')}, {plural(len({r['student_id'] for r in rows}), 'student')}, "
+          f"{plural(len({r['assignment'] for r in rows}), 'lecture')}; score (of max_score) counts the "
+          "autograded points and the points graded by hand", file=out)
     if waiting:
         print(f"not graded by hand yet, so their written answers count 0: {', '.join(sorted(waiting))}", file=out)
     return True

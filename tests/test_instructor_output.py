@@ -1,0 +1,232 @@
+"""What an instructor reads when grading: the autograde table and logs, make feedback, make export,
+and the feedback pages themselves.
+
+A scratch course holds the tiny assignment 99-mini (tests/fixtures/99-mini: 4 autograded points, a
+written answer of 2 points graded by hand, hidden tests in one test cell). Three students hand it in:
+``done`` (every answer right), ``untouched`` (the release as given) and ``edited_test`` (right answers,
+and a test cell replaced by ``pass``).
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import os
+import re
+import shutil
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import nbformat
+import pytest
+
+from conftest import ROOT, nbgrader_meta
+
+import course
+import grade
+
+pytestmark = pytest.mark.grading
+
+SANDBOX = shutil.which("bwrap") is not None and os.geteuid() == 0  # as tests/test_grading_pipeline.py
+LECTURE, NOTEBOOK = "99-mini", "mini.ipynb"
+STUDENTS = ("done", "edited_test", "untouched")
+EDITED = "test_column_means"  # the test cell edited_test replaces (it has hidden tests)
+
+
+@pytest.fixture(scope="module")
+def mini(tmp_path_factory):
+    """The scratch course, graded; the autograde output kept in ``root / "autograde.out"``."""
+    root = tmp_path_factory.mktemp("instructor")
+    shutil.copy(ROOT / "nbgrader_config.py", root)
+    (root / "tools").symlink_to(ROOT / "tools")
+    shutil.copytree(ROOT / "tests" / "fixtures" / LECTURE, root / "solutions" / LECTURE)
+    course.nbgrader("generate_assignment", LECTURE, "--log-level=WARN", root=root)
+    release = nbformat.read(root / "notebooks" / LECTURE / NOTEBOOK, as_version=4)
+    solution = nbformat.read(root / "solutions" / LECTURE / NOTEBOOK, as_version=4)
+    done = course.filled_release(release, solution)
+    edited = nbformat.from_dict(done)
+    for cell in edited.cells:
+        if nbgrader_meta(cell).get("grade_id") == EDITED:
+            cell.source = "pass  # my code is right\n"
+    for student, nb in zip(STUDENTS, (done, edited, release)):
+        (root / "submitted" / student / LECTURE).mkdir(parents=True)
+        nbformat.write(nb, root / "submitted" / student / LECTURE / NOTEBOOK)
+    out = io.StringIO()
+    outcomes = grade.run(root, sandbox=SANDBOX, out=out)
+    assert all(o.status == "graded" for o in outcomes), out.getvalue()
+    (root / "autograde.out").write_text(out.getvalue())
+    return root
+
+
+def table(output: str) -> dict[str, dict[str, str]]:
+    """The autograde summary as {submission: {column: text}}, cut at the header's column starts."""
+    lines = output.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("submission "))
+    names = ("submission", "status", "autograded", "by hand", "notes")
+    starts = [lines[head].index(name) for name in names]
+    rows = {}
+    for line in lines[head + 1:]:
+        if not line.strip():
+            break
+        cells = [line[a:b].strip() for a, b in zip(starts, [*starts[1:], None])]
+        rows[cells[0]] = dict(zip(names, cells))
+    return rows
+
+
+# --------------------------------------------------------------------------- make autograde
+
+
+def test_the_table_shows_autograded_points_and_points_to_grade_by_hand(mini):
+    output = (mini / "autograde.out").read_text()
+    rows = table(output)
+    assert rows[f"done/{LECTURE}"]["autograded"] == "4/4", output
+    assert rows[f"done/{LECTURE}"]["by hand"] == "2 to grade", output
+    assert rows[f"untouched/{LECTURE}"]["autograded"] == "0/4", output
+    assert rows[f"untouched/{LECTURE}"]["by hand"] == "0/2 blank", output  # nbgrader scores a blank answer 0
+    assert f"done/{LECTURE}: graded, 4/4 autograded; 2 points to grade by hand" in output
+    assert "autograded: score/points" in output and "by hand: score/points" in output, "a legend of the columns"
+    assert re.search(r"^2 submission\(s\) have written answers to grade by hand, 4 points in all", output, re.M)
+
+
+def test_the_table_shows_hand_grades_once_entered(mini):
+    from nbgrader.api import Gradebook
+
+    with Gradebook(grade.gradebook_url(mini)) as gb:
+        written = next(g for g in gb.find_submission_notebook("mini", LECTURE, "done").grades if g.name == "written_a")
+        written.manual_score, written.needs_manual_grade = 1.5, False  # as the formgrader saves a score
+        gb.db.commit()
+    out = io.StringIO()
+    outcomes = grade.run(mini, sandbox=SANDBOX, out=out)
+    assert {o.status for o in outcomes} == {"unchanged"}, out.getvalue()
+    assert table(out.getvalue())[f"done/{LECTURE}"]["by hand"] == "1.5/2", out.getvalue()
+    assert f"done/{LECTURE}: unchanged, 4/4 autograded; by hand 1.5/2" in out.getvalue()
+
+
+def test_logs_do_not_report_untouched_test_cells_as_changed(mini):
+    solution = nbformat.read(mini / "solutions" / LECTURE / NOTEBOOK, as_version=4)
+    assert any("### BEGIN HIDDEN TESTS" in c.source for c in solution.cells), \
+        "the fixture needs a test cell with hidden tests (plain nbgrader warns about those)"
+    for student in ("done", "untouched"):
+        log = (mini / "logs" / "autograde" / LECTURE / f"{student}.log").read_text()
+        assert "Attribute 'checksum'" not in log and "has changed" not in log, f"{student}:\n{log}"
+        assert "was edited" not in log, f"{student}:\n{log}"
+
+
+def test_an_edited_test_cell_is_reported_in_words_and_graded_as_written(mini):
+    words = f"test cell {EDITED} was edited; the original was restored and graded"
+    log = (mini / "logs" / "autograde" / LECTURE / "edited_test.log").read_text()
+    assert words in log and "Attribute 'checksum'" not in log, log
+    assert words in table((mini / "autograde.out").read_text())[f"edited_test/{LECTURE}"]["notes"]
+    assert (grade.scores(grade.gradebook_url(mini), grade.Submission("edited_test", LECTURE))[:2]) == (4, 4)
+
+
+# --------------------------------------------------------------------------- make feedback, make export
+
+
+@pytest.fixture(scope="module")
+def feedback_output(mini):
+    out = io.StringIO()
+    assert course.feedback(mini, out=out), out.getvalue()
+    return out.getvalue()
+
+
+def test_feedback_prints_only_what_helps_and_what_it_wrote(mini, feedback_output):
+    assert "GenerateFeedbackApp" not in feedback_output, "nbgrader's raw log lines belong in logs/feedback/"
+    assert "not recognized" not in feedback_output and "Alternative text" not in feedback_output
+    assert "Config option" not in (mini / "logs" / "feedback" / f"{LECTURE}.log").read_text(), \
+        "a config option nbgrader does not recognise: fix it at its cause"
+    lines = feedback_output.strip().splitlines()
+    assert lines[-1] == (f"wrote feedback/done/{LECTURE}/mini.html and 2 more: 3 students, 1 lecture "
+                         "(formulas load from feedback/_mathjax/: no network needed)"), feedback_output
+    assert f"{LECTURE}: mini.html for done, edited_test, untouched" in lines
+    assert any(line.startswith("not graded by hand yet") and f"edited_test/{LECTURE}" in line for line in lines)
+    for student in STUDENTS:
+        assert (mini / "feedback" / student / LECTURE / "mini.html").is_file()
+
+
+def test_feedback_names_submissions_it_could_not_give_feedback_for(mini, feedback_output):
+    late = mini / "submitted" / "late" / LECTURE
+    late.mkdir(parents=True)
+    shutil.copy(mini / "notebooks" / LECTURE / NOTEBOOK, late)
+    try:
+        out = io.StringIO()
+        course.feedback(mini, student="late", out=out)
+        assert f"late/{LECTURE}: not autograded yet (make autograde), so no feedback" in out.getvalue()
+    finally:
+        shutil.rmtree(late.parent)
+
+
+def test_export_says_what_grades_csv_holds(mini, feedback_output):
+    out = io.StringIO()
+    assert course.export(mini, out=out), out.getvalue()
+    assert out.getvalue().startswith("wrote grades.csv: 3 rows, 3 students, 1 lecture; "), out.getvalue()
+    assert "ExportApp" not in out.getvalue()
+    with open(mini / "grades.csv", newline="") as f:
+        rows = {r["student_id"]: r for r in csv.DictReader(f)}
+    assert float(rows["done"]["max_score"]) == 6  # 4 autograded + 2 by hand: what the table splits
+
+
+# --------------------------------------------------------------------------- the feedback page
+
+
+def scripts(page: str) -> list[str]:
+    return re.findall(r"<script\b[^>]*\bsrc\s*=\s*[\"']([^\"']+)", page, re.I)
+
+
+@pytest.fixture(scope="module")
+def nbgrader_feedback(mini):
+    """Feedback made by plain `nbgrader generate_feedback`, as the formgrader's button makes it;
+    returns what nbgrader printed."""
+    done = course.nbgrader("generate_feedback", LECTURE, "--force", root=mini, capture_output=True, text=True)
+    return done.stdout + done.stderr
+
+
+def test_nbgrader_recognises_every_feedback_config_option(nbgrader_feedback):
+    assert "not recognized" not in nbgrader_feedback, nbgrader_feedback
+
+
+def test_feedback_loads_mathjax_from_a_local_copy(mini, nbgrader_feedback):
+    for student in STUDENTS:
+        path = mini / "feedback" / student / LECTURE / "mini.html"
+        page = path.read_text()
+        remote = [s for s in scripts(page) if urlsplit(s).scheme or s.startswith("//")]
+        assert not remote, f"{path.name} of {student} loads scripts from the network: {remote}"
+        assert not re.search(r"https?://[^\"'\s]*mathjax", page, re.I), "a MathJax URL on the network"
+        mathjax = [s for s in scripts(page) if "MathJax.js" in s]
+        assert len(mathjax) == 1, scripts(page)
+        local = (path.parent / urlsplit(mathjax[0]).path).resolve()
+        assert local.is_file(), f"{mathjax[0]} (from {path}) does not exist"
+        assert "Safe" in urlsplit(mathjax[0]).query, "MathJax's Safe extension: no \\href etc. from answers"
+        assert "text/x-mathjax-config" in page
+    folder = mini / "feedback" / "_mathjax"
+    for part in ("config/TeX-AMS-MML_HTMLorMML-full.js", "config/Safe.js", "extensions/Safe.js",
+                 "jax/output/HTML-CSS/fonts/STIX-Web/fontdata.js", "fonts/HTML-CSS/STIX-Web/woff", "LICENSE"):
+        assert (folder / part).exists(), f"feedback/_mathjax/{part} is missing"
+
+
+def test_feedback_hides_the_hidden_tests(mini, nbgrader_feedback):
+    solution = nbformat.read(mini / "solutions" / LECTURE / NOTEBOOK, as_version=4)
+    hidden = {line.strip() for c in solution.cells
+              for region in re.findall(r"### BEGIN HIDDEN TESTS(.*?)### END HIDDEN TESTS", c.source, re.S)
+              for line in region.splitlines() if len(line.strip()) > 20}
+    assert hidden
+    for student in STUDENTS:
+        text = html.unescape(re.sub(r"<[^>]+>", "", (mini / "feedback" / student / LECTURE / "mini.html").read_text()))
+        assert "BEGIN HIDDEN TESTS" not in text
+        assert not [line for line in hidden if line in text], f"{student}'s feedback shows hidden tests"
+
+
+def test_mathjax_copy_is_kept_when_current_and_replaced_when_not(tmp_path):
+    import nbgrader_ext
+
+    target = nbgrader_ext.install_mathjax(tmp_path / "_mathjax")
+    assert (target / "MathJax.js").is_file()
+    stamp = (target / "VERSION").read_text()
+    (target / "MathJax.js").write_text("// kept: the copy is current")
+    nbgrader_ext.install_mathjax(target)
+    assert (target / "MathJax.js").read_text() == "// kept: the copy is current"
+    (target / "VERSION").write_text("jupyter-server-mathjax 0.0.1\n")
+    nbgrader_ext.install_mathjax(target)
+    assert (target / "VERSION").read_text() == stamp and "MathJax" in (target / "MathJax.js").read_text()[:500]
+    assert not list(tmp_path.glob("_mathjax.new-*")), "no staging folder left behind"
