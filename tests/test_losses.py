@@ -188,7 +188,7 @@ def test_differentiable_exactly_when_one_sided_slopes_agree_at_the_kinks(name):
 
 def test_slopes_on_badly_wrong_and_too_right_points():
     d = {name: float(phi.derivative(-10.0)) for name, phi in ls.MARGIN_LOSSES.items()}
-    assert abs(d["sigmoid-squared"]) < 1e-7  # gives up
+    assert abs(d["sigmoid-squared"]) < 1e-7  # almost no pull: gradient descent crawls
     assert d["perceptron"] == d["hinge"] == d["absolute"] == -1.0
     assert d["logistic"] == pytest.approx(-1.0, abs=1e-4)
     assert d["squared"] == -22.0 and d["0-1"] == 0.0
@@ -196,6 +196,23 @@ def test_slopes_on_badly_wrong_and_too_right_points():
     assert too_right["squared"] == 4.0 and too_right["absolute"] == 1.0  # punished
     assert too_right["perceptron"] == too_right["hinge"] == 0.0
     assert -0.05 < too_right["logistic"] < 0 and -0.05 < too_right["sigmoid-squared"] < 0
+
+
+@PROPERTY
+@given(z=hnp.arrays(float, st.integers(1, 30), elements=st.floats(-1e4, 1e4, allow_subnormal=False)))
+def test_expit_agrees_with_scipy_in_both_tails_without_warnings(z):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ours = ls.expit(z)
+    np.testing.assert_allclose(ours, expit(z), rtol=1e-14, atol=1e-300)  # scipy rounds exp(-710) and below to 0
+    assert np.all((ours >= 0) & (ours <= 1))
+
+
+def test_expit_by_hand():
+    np.testing.assert_array_equal(ls.expit([0.0, -800.0, 800.0]), [0.5, 0.0, 1.0])
+    assert ls.expit(-40.0) == pytest.approx(np.exp(-40.0) / (1 + np.exp(-40.0)), rel=1e-15)
+    # far out in the left tail it keeps its relative precision (1 - sigma(30) would have lost it)
+    assert ls.expit(-30.0) == pytest.approx(1 / (1 + np.exp(30.0)), rel=1e-15)
 
 
 # --------------------------------------------------------------------------- on data

@@ -109,6 +109,20 @@ def test_memoriser_lookup_rules():
         risk.memoriser(np.zeros(3), np.zeros(2))
 
 
+@PROPERTY
+@given(n=st.integers(1, 15), d=st.integers(1, 3), seed=seeds)
+def test_memoriser_agrees_with_a_dictionary(n, d, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-2, 3, size=(n, d)).astype(float)  # small integers: repeated rows are common
+    y = rng.normal(size=n)
+    table = {}
+    for row, label in zip(X, y):
+        table[tuple(row)] = label  # the last occurrence wins
+    queries = np.vstack([X, rng.integers(-3, 4, size=(20, d)).astype(float)])
+    expected = [table.get(tuple(q), -7.0) for q in queries]
+    np.testing.assert_array_equal(risk.memoriser(X, y, default=-7.0)(queries), expected)
+
+
 # --------------------------------------------------------------------------- the step distribution
 
 
@@ -204,6 +218,33 @@ def test_piecewise_risk_rejects_bad_cells():
         risk.piecewise_risk(DIST_A, [0, 0.5, 1], [1, 0])
 
 
+@PROPERTY
+@given(dist=step_distributions(), s=st.integers(1, 6), cells=st.integers(1, 6), seed=seeds)
+def test_piecewise_risks_agrees_with_piecewise_risk_row_by_row(dist, s, cells, seed):
+    rng = np.random.default_rng(seed)
+    edges = np.sort(np.column_stack([np.zeros(s), rng.uniform(size=(s, cells - 1)), np.ones(s)]), axis=1)
+    labels = rng.choice([-1, 1], size=(s, cells))
+    expected = [risk.piecewise_risk(dist, np.unique(e), l[: len(np.unique(e)) - 1]) if len(np.unique(e)) == len(e)
+                else None for e, l in zip(edges, labels)]
+    got = risk.piecewise_risks(dist, edges, labels)
+    assert got.shape == (s,)
+    for value, want in zip(got, expected):
+        if want is not None:
+            assert value == pytest.approx(want, abs=1e-12)
+    # an empty cell changes nothing: pad each classifier with a cell of width 0 at 1
+    padded = risk.piecewise_risks(dist, np.column_stack([edges, np.ones(s)]), np.column_stack([labels, np.ones(s, int)]))
+    np.testing.assert_allclose(padded, got, atol=1e-15)
+
+
+def test_piecewise_risks_rejects_bad_classifiers():
+    with pytest.raises(ValueError, match=r"^edges must have shape \(s, c \+ 1\) and labels shape \(s, c\)"):
+        risk.piecewise_risks(DIST_A, [[0, 0.5, 1]], [[1, -1, 1]])
+    with pytest.raises(ValueError, match="^each row of edges must run from 0 to 1 without decreasing"):
+        risk.piecewise_risks(DIST_A, [[0, 0.7, 0.5, 1]], [[1, 1, 1]])
+    with pytest.raises(ValueError, match="^labels must hold -1 and \\+1 only"):
+        risk.piecewise_risks(DIST_A, [[0, 0.5, 1]], [[1, 0]])
+
+
 def test_sampling_is_reproducible_and_follows_eta():
     x1, y1 = risk.sample(DIST_A, 1000, rng=3)
     x2, y2 = data.step_classification(1000, np.random.default_rng(3), DIST_A.breaks, DIST_A.eta)
@@ -265,6 +306,18 @@ def test_threshold_empirical_risks_of_many_samples_at_once():
         np.testing.assert_array_equal(batched[s], risk.threshold_empirical_risks(X[s], Y[s], THETAS))
     with pytest.raises(ValueError, match="^y must hold labels"):
         risk.threshold_empirical_risks(x, np.zeros(60), THETAS)
+
+
+@PROPERTY
+@given(s=st.integers(1, 4), n=st.integers(1, 30), k=st.integers(1, 12), seed=seeds)
+def test_threshold_empirical_risks_agree_with_comparing_every_threshold_with_every_point(s, n, k, seed):
+    rng = np.random.default_rng(seed)
+    grid = np.linspace(0, 1, 11)
+    x = np.where(rng.uniform(size=(s, n)) < 0.4, rng.choice(grid, size=(s, n)), rng.uniform(size=(s, n)))
+    y, thresholds = rng.choice([-1, 1], size=(s, n)), rng.choice(grid, size=k)  # unsorted, repeated, tied with x
+    brute = np.mean(np.where(x[:, None, :] >= thresholds[:, None], 1, -1) != y[:, None, :], axis=-1)
+    np.testing.assert_array_equal(risk.threshold_empirical_risks(x, y, thresholds), brute)
+    np.testing.assert_array_equal(risk.threshold_empirical_risks(x[0], y[0], thresholds), brute[0])
 
 
 @PROPERTY
@@ -425,6 +478,194 @@ def test_simulate_polynomial_fits_is_reproducible():
     assert a.shape == (5, 3) and Ya.shape == (5, 10)
     np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(Ya, Yb)
+
+
+# --------------------------------------------------------------------------- choosing the degree from data
+
+
+def polyfit_values(x_train, y_train, degree, x_eval):
+    """An independent fit: NumPy's polyfit (monomials, its own least squares) and polyval."""
+    return np.polyval(np.polyfit(x_train, y_train, degree), x_eval)
+
+
+@PROPERTY
+@given(s=st.integers(1, 4), n=st.integers(26, 50), m=st.integers(1, 10), seed=seeds)
+def test_polynomial_fit_values_agree_with_polyfit_sample_by_sample(s, n, m, seed):
+    # at least two points per coefficient: with fewer, polyfit's monomial basis loses digits of its own
+    rng = np.random.default_rng(seed)
+    x, x_eval = rng.uniform(-1, 1, size=(s, n)), rng.uniform(-1, 1, size=(s, m))
+    y = data.sine_target(x) + rng.normal(size=(s, n))
+    degrees = np.array([3, 0, 7, 3, 12])  # any order, repeats allowed
+    values = risk.polynomial_fit_values(x, y, degrees, x_eval)
+    assert values.shape == (s, 5, m)
+    for r in range(s):
+        for j, q in enumerate(degrees):
+            np.testing.assert_allclose(values[r, j], polyfit_values(x[r], y[r], q, x_eval[r]), rtol=1e-6, atol=1e-8)
+
+
+def test_polynomial_fit_values_of_an_ill_conditioned_fit_against_exact_rational_arithmetic():
+    # degree 12 through 14 random points: the least-squares solution of the normal equations, solved with
+    # Python's fractions (no rounding at all), is the reference
+    from fractions import Fraction
+
+    rng = np.random.default_rng(6)
+    x, x_eval = rng.uniform(-1, 1, 14), rng.uniform(-1, 1, 4)
+    y = data.sine_target(x) + rng.normal(size=14)
+    X, Y = [Fraction(float(v)) for v in x], [Fraction(float(v)) for v in y]
+    V = [[xi**k for k in range(13)] for xi in X]
+    M = [[sum(V[i][j] * V[i][k] for i in range(14)) for k in range(13)] + [sum(V[i][j] * Y[i] for i in range(14))]
+         for j in range(13)]
+    for c in range(13):  # Gauss-Jordan elimination, exact
+        for r in range(13):
+            if r != c:
+                f = M[r][c] / M[c][c]
+                M[r] = [a - f * b for a, b in zip(M[r], M[c])]
+    coef = [M[j][13] / M[j][j] for j in range(13)]
+    exact = np.array([float(sum(coef[k] * Fraction(float(t)) ** k for k in range(13))) for t in x_eval])
+    np.testing.assert_allclose(risk.polynomial_fit_values(x, y, [12], x_eval)[0], exact, rtol=1e-8)
+
+
+def test_polynomial_fit_values_with_a_shared_design_and_shared_evaluation_points():
+    x = data.midpoint_grid(20)
+    Y = data.sine_target(x) + 0.3 * np.random.default_rng(1).standard_normal((6, 20))
+    t = np.linspace(-1, 1, 9)
+    values = risk.polynomial_fit_values(x, Y, np.arange(13), t)
+    assert values.shape == (6, 13, 9)
+    for q in range(13):
+        np.testing.assert_allclose(values[:, q], risk.predict_polynomial(risk.fit_polynomial(x, Y, q), t),
+                                   rtol=1e-7, atol=1e-9)
+    one = risk.polynomial_fit_values(x, Y[0], [4], t)  # one sample: no sample axis
+    assert one.shape == (1, 9)
+    np.testing.assert_allclose(one[0], values[0, 4], rtol=1e-12, atol=1e-12)
+
+
+def test_polynomial_errors_are_mean_or_weighted_squared_errors():
+    rng = np.random.default_rng(2)
+    x, y = rng.uniform(-1, 1, size=(3, 25)), rng.normal(size=(3, 25))
+    x_eval, y_eval = rng.uniform(-1, 1, size=(3, 7)), rng.normal(size=(3, 7))
+    errors = risk.polynomial_errors(x, y, [1, 5], x_eval, y_eval)
+    for r in range(3):
+        for j, q in enumerate((1, 5)):
+            expected = np.mean((polyfit_values(x[r], y[r], q, x_eval[r]) - y_eval[r]) ** 2)
+            assert errors[r, j] == pytest.approx(expected, rel=1e-6)
+    nodes, weights = risk.uniform_nodes()
+    weighted = risk.polynomial_errors(x, y, [2], nodes, data.sine_target(nodes), weights)
+    for r in range(3):
+        coef = np.polyfit(x[r], y[r], 2)
+        exact = integrate.quad(lambda t: (np.polyval(coef, t) - data.sine_target(t)) ** 2, -1, 1)[0] / 2
+        assert weighted[r, 0] == pytest.approx(exact, rel=1e-9)
+
+
+def test_polynomial_fit_risks_agree_with_squared_risk_of_each_fit():
+    rng = np.random.default_rng(3)
+    x = rng.uniform(-1, 1, size=(4, 30))
+    y = data.sine_target(x) + 0.3 * rng.standard_normal(x.shape)
+    risks = risk.polynomial_fit_risks(x, y, np.arange(8), data.sine_target, 0.3)
+    assert risks.shape == (4, 8)
+    for r in range(4):
+        for q in range(8):
+            coef = np.polyfit(x[r], y[r], q)
+            expected = risk.squared_risk(lambda t: np.polyval(coef, t), data.sine_target, 0.3)
+            assert risks[r, q] == pytest.approx(expected, rel=1e-7)
+    with pytest.raises(ValueError, match="^noise is a standard deviation"):
+        risk.polynomial_fit_risks(x, y, [1], data.sine_target, -0.3)
+
+
+def test_polynomial_fits_reject_bad_input():
+    x, y = np.linspace(-1, 1, 5), np.zeros(5)
+    with pytest.raises(ValueError, match="^a polynomial of degree 5 needs at least 6 training points; got 5"):
+        risk.polynomial_fit_values(x, y, [1, 5], x)
+    with pytest.raises(ValueError, match="^degrees must be a non-empty 1-d array of integers >= 0"):
+        risk.polynomial_fit_values(x, y, [1.5], x)
+    with pytest.raises(ValueError, match="^degrees must be a non-empty 1-d array of integers >= 0"):
+        risk.polynomial_fit_values(x, y, [], x)
+    with pytest.raises(ValueError, match=r"^x_train must have the shape of y_train, \(5,\), or its last axis"):
+        risk.polynomial_fit_values(x[:4], y, [1], x)
+    with pytest.raises(ValueError, match=r"^x_eval must have shape \(m,\) or \(\.\.\., m\)"):
+        risk.polynomial_fit_values(x, np.zeros((2, 5)), [1], np.zeros((3, 4)))
+    with pytest.raises(ValueError, match=r"^y_eval must have shape \(m,\) or \(\.\.\., m\)"):
+        risk.polynomial_errors(x, y, [1], x, np.zeros(4))
+    with pytest.raises(ValueError, match=r"^weights must have shape \(5,\)"):
+        risk.polynomial_errors(x, y, [1], x, y, weights=np.ones(4))
+
+
+@pytest.mark.parametrize("n, n_folds", [(10, 2), (11, 3), (30, 5), (7, 7)])
+def test_fold_indices_are_those_of_sklearn_kfold(n, n_folds):
+    from sklearn.model_selection import KFold
+
+    ours = risk.fold_indices(n, n_folds)
+    theirs = [test for _, test in KFold(n_splits=n_folds).split(np.zeros(n))]
+    assert len(ours) == n_folds
+    for a, b in zip(ours, theirs):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_fold_indices_reject_impossible_folds():
+    with pytest.raises(ValueError, match="^n_folds must be between 2 and n = 5; got 6"):
+        risk.fold_indices(5, 6)
+    with pytest.raises(ValueError, match="^n_folds must be between 2 and n = 5; got 1"):
+        risk.fold_indices(5, 1)
+
+
+@pytest.mark.parametrize("n, n_folds, seed", [(30, 5, 0), (23, 4, 1), (40, 2, 2)])
+def test_cross_validation_errors_agree_with_sklearn(n, n_folds, seed):
+    from sklearn.linear_model import LinearRegression
+    from sklearn.model_selection import KFold, cross_val_score
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import PolynomialFeatures
+
+    x, y = data.noisy_sine(n, rng=seed)
+    degrees = np.arange(6)
+    ours = risk.cross_validation_errors(x, y, degrees, n_folds)
+    sizes = np.array([len(f) for f in risk.fold_indices(n, n_folds)])
+    for q in degrees:
+        model = make_pipeline(PolynomialFeatures(q), LinearRegression())
+        fold_mse = -cross_val_score(model, x[:, None], y, cv=KFold(n_folds), scoring="neg_mean_squared_error")
+        assert ours[q] == pytest.approx(sizes @ fold_mse / n, rel=1e-6)
+    # many samples at once give each sample's own errors
+    X, Y = np.stack([x, x[::-1]]), np.stack([y, y[::-1]])
+    both = risk.cross_validation_errors(X, Y, degrees, n_folds)
+    np.testing.assert_allclose(both[0], ours, rtol=1e-9)
+    np.testing.assert_allclose(both[1], risk.cross_validation_errors(x[::-1], y[::-1], degrees, n_folds), rtol=1e-9)
+
+
+def test_validation_errors_by_brute_force():
+    rng = np.random.default_rng(4)
+    x = rng.uniform(-1, 1, size=(2, 30))
+    y = data.sine_target(x) + 0.3 * rng.standard_normal(x.shape)
+    errors = risk.validation_errors(x, y, [0, 2, 6], 20)
+    for r in range(2):
+        for j, q in enumerate((0, 2, 6)):
+            expected = np.mean((polyfit_values(x[r, :20], y[r, :20], q, x[r, 20:]) - y[r, 20:]) ** 2)
+            assert errors[r, j] == pytest.approx(expected, rel=1e-6)
+    with pytest.raises(ValueError, match="^n_train must leave at least one point to validate on"):
+        risk.validation_errors(x, y, [1], 30)
+
+
+def test_select_degree_takes_the_smallest_error_and_the_first_of_ties():
+    errors = np.array([[0.3, 0.1, 0.2], [0.2, 0.2, 0.5]])
+    np.testing.assert_array_equal(risk.select_degree(errors, [0, 1, 2]), [1, 0])
+    np.testing.assert_array_equal(risk.select_degree(errors, [4, 2, 7]), [2, 4])
+    with pytest.raises(ValueError, match=r"^errors must have shape \(\.\.\., 2\), one per degree"):
+        risk.select_degree(errors, [0, 1])
+
+
+def test_validation_error_of_a_fixed_degree_is_unbiased_and_cv_estimates_smaller_samples():
+    # seeded Monte Carlo of the two facts lecture 01 checks, at one configuration with clear margins
+    rng = np.random.default_rng(5)
+    n, sigma, fits = 40, 0.5, 3000
+    x = rng.uniform(-1, 1, size=(fits, n))
+    y = data.sine_target(x) + sigma * rng.standard_normal(x.shape)
+    degrees = np.array([1, 3, 6])
+    validation = risk.validation_errors(x, y, degrees, 30)
+    fitted = risk.polynomial_fit_risks(x[:, :30], y[:, :30], degrees, data.sine_target, sigma)
+    difference = validation - fitted
+    assert np.all(np.abs(difference.mean(axis=0)) <= 5 * difference.std(axis=0) / math.sqrt(fits))
+    cv = risk.cross_validation_errors(x[:1000], y[:1000], degrees, 2)
+    half = risk.polynomial_fit_risks(x[:1000, :20], y[:1000, :20], degrees, data.sine_target, sigma)
+    full = risk.polynomial_fit_risks(x[:1000], y[:1000], degrees, data.sine_target, sigma)
+    assert cv[:, 2].mean() > full[:, 2].mean()  # pessimistic for the fit to all n at a high degree
+    assert abs(cv[:, 2].mean() - half[:, 2].mean()) < abs(cv[:, 2].mean() - full[:, 2].mean())
 
 
 # --------------------------------------------------------------------------- data generators of lecture 01

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
-from scipy.special import expit
 
 from ._checks import _as_float_array, as_labels, as_matrix, as_vector, positive_float, positive_int
 
@@ -35,6 +34,21 @@ from ._checks import _as_float_array, as_labels, as_matrix, as_vector, positive_
 
 def _margins(m) -> np.ndarray:
     return _as_float_array(m, "m")
+
+
+def expit(z) -> np.ndarray:
+    """The logistic function ``sigma(z) = 1 / (1 + exp(-z))``, elementwise, without overflow.
+
+    Computed from ``exp(-|z|)``, which never overflows, so that both tails keep their digits:
+    ``sigma(-800)`` is ``exp(-800)`` rounded (0.0), not ``1 / (1 + inf)`` with a warning. (It is
+    ``scipy.special.expit``, written with NumPy so that the lecture does not need to import SciPy.)
+
+    >>> expit([0.0])
+    array([0.5])
+    """
+    z = np.asarray(z, dtype=float)
+    e = np.exp(-np.abs(z))
+    return np.where(z >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
 
 
 def zero_one_loss(m) -> np.ndarray:
@@ -231,11 +245,13 @@ def gradient_descent(X, y, loss, w0, step_size: float = 0.1, n_steps: int = 100)
     phi = margin_loss(loss)
     step_size, n_steps = positive_float(step_size, "step_size"), positive_int(n_steps, "n_steps")
     w = as_vector(w0, "w0", X.shape[1]).copy()
-    path = [w.copy()]
-    for _ in range(n_steps):  # each step needs the previous one
-        w = w - step_size * mean_margin_loss_gradient(w, X, y, phi)
-        path.append(w.copy())
-    path = np.array(path)
+    path = np.empty((n_steps + 1, X.shape[1]))
+    path[0] = w
+    n = X.shape[0]
+    for t in range(1, n_steps + 1):  # each step needs the previous one; the inputs were checked above
+        m = y * (X @ w)
+        w = w - step_size * ((phi.derivative(m) * y) @ X / n)  # mean_margin_loss_gradient, unchecked
+        path[t] = w
     m = y * (path @ X.T)  # (n_steps + 1, n) margins along the path
     return DescentResult(w, path, phi.value(m).mean(axis=1), (m <= 0).mean(axis=1))
 

@@ -61,6 +61,9 @@ def memoriser(X, y, default: float = 0.0) -> Callable:
         raise ValueError(f"X must have shape (n,) or (n, d) and y shape (n,); "
                          f"got {X_train.shape} and {y_train.shape}")
     rows_train = X_train.reshape(len(X_train), -1) + 0.0  # + 0.0 turns -0.0 into 0.0
+    keys_train = _row_keys(rows_train)
+    order = np.argsort(keys_train, kind="stable")  # equal inputs keep their order: the last one is found
+    keys_sorted, labels_sorted = keys_train[order], y_train[order]
 
     def predict(X_new) -> np.ndarray:
         X_new = _as_float_array(X_new, "X")
@@ -68,14 +71,18 @@ def memoriser(X, y, default: float = 0.0) -> Callable:
         if rows_new.shape[1] != rows_train.shape[1]:
             raise ValueError(f"X has {rows_new.shape[1]} features per input; "
                              f"the memoriser learnt {rows_train.shape[1]}")
-        _, ids = np.unique(np.vstack([rows_train, rows_new]), axis=0, return_inverse=True)
-        ids = ids.ravel()
-        label_of = np.full(ids.max() + 1, np.nan)
-        label_of[ids[: len(rows_train)]] = y_train  # with repeated indices the last assignment wins
-        out = label_of[ids[len(rows_train):]]
-        return np.where(np.isnan(out), default, out)
+        keys_new = _row_keys(rows_new)
+        where = np.searchsorted(keys_sorted, keys_new, side="right") - 1  # the last training input <= each key
+        found = (where >= 0) & (keys_sorted[np.maximum(where, 0)] == keys_new)
+        return np.where(found, labels_sorted[np.maximum(where, 0)], default)
 
     return predict
+
+
+def _row_keys(rows: np.ndarray) -> np.ndarray:
+    """One opaque key per row, equal exactly when the rows are equal bit for bit (sortable, searchable)."""
+    rows = np.ascontiguousarray(rows, dtype=float)
+    return rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
 
 
 # --------------------------------------------------------------------------- a known classification problem
@@ -174,6 +181,25 @@ def piecewise_risk(dist: StepDistribution, edges, labels) -> float:
     return float(np.sum(np.where(labels == 1, mass_minus, mass_plus)))
 
 
+def piecewise_risks(dist: StepDistribution, edges, labels) -> np.ndarray:
+    """:func:`piecewise_risk` of many classifiers at once: one per row.
+
+    ``edges`` has shape (s, c + 1), each row from 0 to 1 non-decreasing (empty cells are allowed,
+    so that classifiers with fewer cells can be padded), and ``labels`` shape (s, c) in {-1, +1}.
+    Returns the exact 0-1 risks, shape (s,).
+    """
+    edges, labels = _as_float_array(edges, "edges"), np.asarray(labels)
+    if edges.ndim != 2 or edges.shape[1] < 2 or labels.shape != (edges.shape[0], edges.shape[1] - 1):
+        raise ValueError(f"edges must have shape (s, c + 1) and labels shape (s, c); got {edges.shape} and {labels.shape}")
+    if np.any(edges[:, 0] != 0) or np.any(edges[:, -1] != 1) or np.any(np.diff(edges, axis=1) < 0):
+        raise ValueError("each row of edges must run from 0 to 1 without decreasing")
+    if not np.isin(labels, (-1, 1)).all():
+        raise ValueError("labels must hold -1 and +1 only")
+    mass_plus = eta_integral(dist, edges[:, :-1], edges[:, 1:])  # P(Y = +1, X in cell)
+    mass_minus = np.diff(edges, axis=1) - mass_plus
+    return np.sum(np.where(labels == 1, mass_minus, mass_plus), axis=1)
+
+
 # --------------------------------------------------------------------------- ERM over thresholds
 
 
@@ -212,8 +238,22 @@ def threshold_empirical_risks(x, y, thresholds) -> np.ndarray:
                          f"got {x.shape}, {y.shape}, {thresholds.shape}")
     if not np.isin(y, (-1, 1)).all():
         raise ValueError("y must hold labels -1 and +1 only")
-    predictions = np.where(x[..., None, :] >= thresholds[:, None], 1, -1)  # (..., k, n)
-    return (predictions != y[..., None, :]).mean(axis=-1)
+    # Counting instead of comparing every threshold with every point (O(n + k) per sample, not O(n k)).
+    # With the thresholds sorted, t_0 <= ... <= t_{k-1}, let b_i be the number of them <= x_i: h_{t_j}
+    # says +1 at x_i exactly when j < b_i. So t_j errs on the +1 points with b_i <= j and on the -1
+    # points with b_i > j: cumulative counts over b.
+    order = np.argsort(thresholds, kind="stable")
+    k, n = len(thresholds), x.shape[-1]
+    b = np.searchsorted(thresholds[order], x, side="right")  # (..., n), values 0..k
+    rows = x.reshape(-1, n).shape[0]
+    cell = (np.arange(rows)[:, None] * (k + 1) + b.reshape(rows, n)).ravel()
+    positive = (y.reshape(rows, n) == 1).ravel()
+    pos = np.bincount(cell[positive], minlength=rows * (k + 1)).reshape(rows, k + 1)
+    neg = np.bincount(cell[~positive], minlength=rows * (k + 1)).reshape(rows, k + 1)
+    wrong_sorted = np.cumsum(pos, axis=1)[:, :k] + (neg.sum(axis=1, keepdims=True) - np.cumsum(neg, axis=1)[:, :k])
+    wrong = np.empty_like(wrong_sorted)
+    wrong[:, order] = wrong_sorted
+    return (wrong / n).reshape(*x.shape[:-1], k)
 
 
 def erm_threshold(x, y, thresholds) -> ERMResult:
@@ -433,3 +473,174 @@ def _degree(degree) -> int:
     if isinstance(degree, bool) or not isinstance(degree, (int, np.integer)) or degree < 0:
         raise ValueError(f"degree must be an integer >= 0; got {degree!r}")
     return int(degree)
+
+
+# --------------------------------------------------------------------------- choosing the degree from data
+
+
+def _degrees(degrees) -> np.ndarray:
+    d = np.asarray(degrees)
+    if d.ndim != 1 or d.size == 0 or d.dtype.kind not in "iu" or np.any(d < 0):
+        raise ValueError(f"degrees must be a non-empty 1-d array of integers >= 0; got {degrees!r}")
+    return d.astype(int)
+
+
+def _legendre_columns(x: np.ndarray, degree: int) -> np.ndarray:
+    """``[P_0(x), ..., P_degree(x)]`` along a new last axis (Legendre polynomials, by their recurrence
+    ``k P_k = (2k - 1) x P_{k-1} - (k - 1) P_{k-2}``)."""
+    columns = [np.ones_like(x), x]
+    for k in range(2, degree + 1):
+        columns.append(((2 * k - 1) * x * columns[-1] - (k - 1) * columns[-2]) / k)
+    return np.stack(columns[: degree + 1], axis=-1)
+
+
+def polynomial_fit_values(x_train, y_train, degrees, x_eval) -> np.ndarray:
+    """Values at ``x_eval`` of the least-squares polynomial of each degree fitted to each sample.
+
+    Parameters
+    ----------
+    x_train : array of shape (..., n) or (n,)
+        The training inputs: one row per sample (a random design), or one row shared by all
+        samples (a fixed design).
+    y_train : array of shape (..., n)
+        The training labels, one row per sample.
+    degrees : array of int, shape (k,)
+        The degrees to fit; every one needs at least ``degree + 1`` training points (distinct inputs).
+    x_eval : array of shape (..., m) or (m,)
+        Where to evaluate the fits: one set per sample, or one set shared by all samples.
+
+    Returns
+    -------
+    ndarray of shape (..., k, m)
+        ``values[..., j, :]`` is the fit of degree ``degrees[j]`` at ``x_eval``.
+
+    Notes
+    -----
+    All degrees share one QR factorisation ``V = QR`` of the design matrix in the Legendre basis
+    (well conditioned on [-1, 1]; Legendre polynomials of degree ``<= q`` span the same space as
+    ``1, x, ..., x^q``, so the fits are those of :func:`fit_polynomial`). The fit on the first
+    ``q + 1`` columns has coefficients ``R_q^{-1} (Q^T y)_q`` (``R_q`` the leading block of ``R``), and
+    since ``R`` is upper triangular ``R_q^{-1}`` is the leading block of ``R^{-1}``: with
+    ``G = W R^{-1}`` (``W`` the Legendre matrix of ``x_eval``), the fit of degree ``q`` at ``x_eval``
+    is ``sum_{j <= q} G_j (Q^T y)_j``, one matrix product for all degrees.
+    """
+    degrees = _degrees(degrees)
+    x_train, y_train = _as_float_array(x_train, "x_train"), _as_float_array(y_train, "y_train")
+    if y_train.ndim < 1 or x_train.shape not in (y_train.shape, y_train.shape[-1:]):
+        raise ValueError(f"x_train must have the shape of y_train, {y_train.shape}, or its last axis, "
+                         f"{y_train.shape[-1:]}; got {x_train.shape}")
+    top = int(degrees.max())
+    if y_train.shape[-1] < top + 1:
+        raise ValueError(f"a polynomial of degree {top} needs at least {top + 1} training points; "
+                         f"got {y_train.shape[-1]}")
+    x_eval = _as_float_array(x_eval, "x_eval")
+    if x_eval.ndim < 1 or (x_eval.ndim > 1 and x_eval.shape[:-1] != y_train.shape[:-1]):
+        raise ValueError(f"x_eval must have shape (m,) or (..., m) with the samples of y_train, "
+                         f"{y_train.shape[:-1]}; got {x_eval.shape}")
+    Q, R = np.linalg.qr(_legendre_columns(x_train, top))                  # (.., n, P), (.., P, P)
+    R_inv = np.linalg.inv(R)
+    b = (y_train[..., None, :] @ Q)[..., 0, :]                             # Q^T y, (..., P)
+    G = _legendre_columns(x_eval, top) @ R_inv                                    # (..., m, P)
+    upto = np.arange(top + 1)[:, None] <= degrees                          # (P, k): column j keeps 0..degrees[j]
+    values = G @ (b[..., :, None] * upto)                                  # (..., m, k)
+    return np.swapaxes(values, -1, -2)
+
+
+def polynomial_errors(x_train, y_train, degrees, x_eval, y_eval, weights=None) -> np.ndarray:
+    """Squared error on ``(x_eval, y_eval)`` of the least-squares polynomial of each degree fitted to
+    each sample ``(x_train, y_train)``.
+
+    Shapes as in :func:`polynomial_fit_values`, with ``y_eval`` of shape (..., m) or (m,). ``weights``
+    (m,) turns the mean over the evaluation points into a weighted sum (an expectation by quadrature,
+    see :func:`uniform_nodes`). Returns an array of shape (..., k): one error per sample and degree.
+    """
+    values = polynomial_fit_values(x_train, y_train, degrees, x_eval)
+    y_eval = _as_float_array(y_eval, "y_eval")
+    if y_eval.shape[-1:] != values.shape[-1:] or (y_eval.ndim > 1 and y_eval.shape[:-1] != values.shape[:-2]):
+        raise ValueError(f"y_eval must have shape (m,) or (..., m) matching x_eval and the samples; got {y_eval.shape}")
+    squared = (values - y_eval[..., None, :]) ** 2
+    if weights is None:
+        return squared.mean(axis=-1)
+    weights = _as_float_array(weights, "weights")
+    if weights.shape != values.shape[-1:]:
+        raise ValueError(f"weights must have shape {values.shape[-1:]}; got {weights.shape}")
+    return squared @ weights
+
+
+def polynomial_fit_risks(x_train, y_train, degrees, target: Callable, noise: float,
+                         low: float = -1.0, high: float = 1.0) -> np.ndarray:
+    """Exact risk ``E (Y - fit(X))^2`` of the least-squares fit of each degree to each sample.
+
+    ``Y = target(X) + noise * Z`` with ``X`` uniform on ``[low, high]`` and ``E[Z | X] = 0``,
+    ``Var Z = 1``, so the risk is ``noise^2 + E (target(X) - fit(X))^2`` (lecture 01, section 5),
+    computed by quadrature. Shapes as in :func:`polynomial_errors`: (..., n) samples give (..., k).
+    """
+    noise = float(noise)
+    if not np.isfinite(noise) or noise < 0:
+        raise ValueError(f"noise is a standard deviation, >= 0; got {noise}")
+    nodes, weights = uniform_nodes(low, high)
+    return noise**2 + polynomial_errors(x_train, y_train, degrees, nodes, target(nodes), weights)
+
+
+def fold_indices(n: int, n_folds: int) -> list:
+    """The folds of V-fold cross-validation: ``n_folds`` consecutive blocks of ``0, ..., n - 1`` whose
+    sizes differ by at most one (the larger first, as ``numpy.array_split`` and scikit-learn's
+    ``KFold`` without shuffling cut them). For an i.i.d. sample consecutive blocks are random folds.
+
+    >>> [f.tolist() for f in fold_indices(5, 2)]
+    [[0, 1, 2], [3, 4]]
+    """
+    n, n_folds = positive_int(n, "n"), positive_int(n_folds, "n_folds")
+    if not 2 <= n_folds <= n:
+        raise ValueError(f"n_folds must be between 2 and n = {n}; got {n_folds}")
+    return np.array_split(np.arange(n), n_folds)
+
+
+def validation_errors(x, y, degrees, n_train: int) -> np.ndarray:
+    """Hold-out validation: fit each degree on the first ``n_train`` points of each sample and return
+    its mean squared error on the other ``n - n_train`` (the validation part).
+
+    ``x``, ``y`` of shape (..., n) give errors of shape (..., k) for the ``k`` degrees. The points of
+    an i.i.d. sample come in random order, so the first ``n_train`` are a random training part.
+    """
+    x = _as_float_array(x, "x")
+    n_train = positive_int(n_train, "n_train")
+    if x.ndim < 1 or not n_train < x.shape[-1]:
+        raise ValueError(f"n_train must leave at least one point to validate on: 1 <= n_train < n = "
+                         f"{x.shape[-1] if x.ndim else 0}; got {n_train}")
+    y = _as_float_array(y, "y")
+    return polynomial_errors(x[..., :n_train], y[..., :n_train], degrees, x[..., n_train:], y[..., n_train:])
+
+
+def cross_validation_errors(x, y, degrees, n_folds: int) -> np.ndarray:
+    """V-fold cross-validation error of least-squares polynomials of each degree.
+
+    The sample is cut into ``n_folds`` folds (:func:`fold_indices`); each fold is predicted by the fit
+    to the other folds, and the error is the mean over all ``n`` points of those squared errors,
+    ``CV = (1/n) sum_v sum_{i in fold v} (y_i - fit_{-v}(x_i))^2``.
+
+    ``x``, ``y`` of shape (..., n) give errors of shape (..., k) for the ``k`` degrees.
+    """
+    x, y = _as_float_array(x, "x"), _as_float_array(y, "y")
+    if x.ndim < 1 or y.shape != x.shape:
+        raise ValueError(f"x and y must have the same shape (..., n); got {x.shape} and {y.shape}")
+    n = x.shape[-1]
+    total = 0.0
+    for fold in fold_indices(n, n_folds):
+        keep = np.setdiff1d(np.arange(n), fold)
+        total = total + len(fold) / n * polynomial_errors(x[..., keep], y[..., keep], degrees,
+                                                          x[..., fold], y[..., fold])
+    return total
+
+
+def select_degree(errors, degrees) -> np.ndarray:
+    """The degree with the smallest error, along the last axis of ``errors`` (shape (..., k)).
+
+    Ties (which have probability 0 with continuous noise) go to the first in the order of
+    ``degrees``: the smallest degree when they are sorted, the simplest model.
+    """
+    degrees = _degrees(degrees)
+    errors = _as_float_array(errors, "errors")
+    if errors.shape[-1:] != degrees.shape:
+        raise ValueError(f"errors must have shape (..., {len(degrees)}), one per degree; got {errors.shape}")
+    return degrees[np.argmin(errors, axis=-1)]
