@@ -42,7 +42,7 @@ def lecture_id(rel_path: str) -> str:
 def stopwatch(shots):
     start = time.monotonic()
     yield
-    line = f"browser test: {time.monotonic() - start:.0f} s in all ({len(RELEASES)} lectures and feedback)"
+    line = f"browser test: {time.monotonic() - start:.0f} s in all"
     (shots.folder / "timing.txt").write_text(line + "\n")
     print(f"\n{line}; screenshots in {shots.folder}", flush=True)
 
@@ -92,7 +92,8 @@ class LectureRun:
 def lecture_run(request, lab, browser, shots):
     """The lecture opened in JupyterLab and run with Run All Cells, saved as JupyterLab left it."""
     rel = request.param
-    solution = nbformat.read(ROOT / "solutions" / rel, as_version=4)
+    master = ROOT / "solutions" / rel  # its saved outputs tell which figures and widgets to expect
+    solution = nbformat.read(master, as_version=4) if master.is_file() else nbformat.v4.new_notebook()
     run = LectureRun(Notebook(lab, browser, rel, shots), solution)
     try:
         t0 = time.monotonic()
@@ -252,7 +253,7 @@ def test_feedback_page_typesets_maths_and_shows_no_hidden_test(browser, feedback
         deadline, state = time.monotonic() + 30, None
         while time.monotonic() < deadline:  # MathJax typesets after the page has loaded
             state = page.evaluate(MATHS_JS)
-            if state["rendered"] and not raw_tex(state["texts"]):
+            if state["rendered"] and not state["busy"] and not raw_tex(state["texts"]):
                 break
             time.sleep(0.5)
         shot = shots.page(page, f"feedback-{name}")

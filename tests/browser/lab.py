@@ -483,9 +483,11 @@ class WidgetCell:
             value = handle.get_attribute("aria-valuetext")
             for key in ("ArrowRight", "ArrowLeft"):  # ArrowLeft when the slider stands at its maximum
                 handle.press(key)
-                time.sleep(0.2)
-                if handle.get_attribute("aria-valuetext") != value:
-                    return f"slider {control['label']!r}: {key} moved it from {value} to {handle.get_attribute('aria-valuetext')}"
+                for _ in range(10):
+                    now = handle.get_attribute("aria-valuetext")
+                    if now != value:
+                        return f"slider {control['label']!r}: {key} moved it from {value} to {now}"
+                    time.sleep(0.1)
             raise AssertionError(f"{self.where}: slider {control['label']!r} did not move on ArrowRight nor "
                                  f"ArrowLeft (it stays at {value})")
         if kind in ("dropdown", "select"):
@@ -528,7 +530,8 @@ MATHS_JS = """() => {
       .map(e => e.innerText);
   const rendered = document.querySelectorAll(
       'mjx-container, .MathJax, .MathJax_CHTML, .MathJax_SVG, .MathJax_Display, .katex').length;
-  return {texts, rendered, body: document.body.innerText,
+  const busy = document.querySelectorAll('.MathJax_Processing').length;
+  return {texts, rendered, busy, body: document.body.innerText,
           mathjax: typeof window.MathJax !== 'undefined'};
 }"""
 
