@@ -20,6 +20,7 @@ import os
 import secrets
 import shutil
 import socket
+import stat
 import threading
 import time
 from dataclasses import dataclass
@@ -128,6 +129,9 @@ _attempt("resolve example.com", lambda: _socket.getaddrinfo("example.com", 80))
 
 
 CANARY = "canary-root-only"  # a file of root's, mode 600, in the scratch course
+# Student folders whose names would reach nbgrader's patterns (*), grades.csv (commas, formulas) or
+# the terminal (control characters).
+REFUSED_FOLDERS = ("*", "correct*", "alice,,,0,0,22", "=1+1", "evil\x1b[2J", "-rf")
 
 # --------------------------------------------------------------------------- fooling the tests
 
@@ -364,6 +368,13 @@ CASES = {
     "network": Case(FULL),
     "symlink_then_die": Case(FULL),
     "environment": Case(FULL),
+    # files the grader copies, and names that reach other tools
+    "hardlinked_solution": Case(0, note="mini.ipynb: a hard link to another file, left out"),
+    "fifo": Case(FULL, note="pipe: not a plain file"),
+    "device": Case(FULL, note="zero: not a plain file"),
+    "huge_file": Case(FULL, note="huge.bin: larger than"),
+    "grade_id_list": Case(FULL, note="made ordinary (['test_add'])"),
+    "control_characters": Case(FULL, note="notes\\x1b[2J.ipynb: not a notebook of this lecture"),
     # fooling the tests
     "eq_anything": Case(0),
     "eq_anything_subclass": Case(0),
@@ -472,6 +483,13 @@ print("forked a daemon, pid", os.read(_read, 20).decode(), "in the sandbox")
             targets=[str(course / "gradebook.db"), str(course / CANARY)], notebook=NOTEBOOK))
     if case == "environment":
         return nb.insert_after("test_add", ENVIRONMENT)
+    if case == "grade_id_list":
+        nb.cell("test_add").metadata.nbgrader["grade_id"] = ["test_add"]
+        return nb
+    if case in ("hardlinked_solution",):
+        return None
+    if case in ("fifo", "device", "huge_file", "control_characters"):
+        return nb
     if case in PROBES:
         probe = getattr(Probe, case)
         return nb.append_to("add", probe(course, port) if case == "network" else probe(course))
@@ -516,6 +534,23 @@ def write_submissions(root: Path, port: int) -> None:
             nbformat.write(filled, folder / "extra.ipynb")
         elif case == "invalid_json":
             (folder / NOTEBOOK).write_text('{"cells": [ this is not JSON\n')
+        elif case == "hardlinked_solution":  # the solutions, handed in as the student's work
+            os.link(root / "solutions" / LECTURE / NOTEBOOK, folder / NOTEBOOK)
+        elif case == "fifo":  # opening it would wait forever for a writer
+            os.mkfifo(folder / "pipe")
+        elif case == "device":  # /dev/zero: reading it never ends
+            os.mknod(folder / "zero", 0o600 | stat.S_IFCHR, os.makedev(1, 5))
+        elif case == "huge_file":
+            with open(folder / "huge.bin", "wb") as f:
+                f.truncate(grade.MAX_FILE_BYTES + 1)
+        elif case == "control_characters":  # would clear the instructor's terminal in the summary
+            nbformat.write(filled, folder / "notes\x1b[2J.ipynb")
+    # Folders that are not a student's submission to grade: each is refused, and harms no one.
+    for name in REFUSED_FOLDERS:
+        (root / "submitted" / name / LECTURE).mkdir(parents=True)
+        nbformat.write(filled, root / "submitted" / name / LECTURE / NOTEBOOK)
+    (root / "submitted" / "linked_lecture").mkdir()
+    (root / "submitted" / "linked_lecture" / LECTURE).symlink_to(root / "solutions" / LECTURE)
 
 
 # --------------------------------------------------------------------------- the grading run
@@ -780,6 +815,39 @@ def test_the_kernel_gets_a_minimal_environment(run):
     names = {k for k, _ in eval(out)}  # noqa: S307 (our own test's output: a list of pairs of strings)
     assert names <= ALLOWED_ENVIRONMENT, (
         f"the kernel sees more of the grader's environment than it needs: {sorted(names - ALLOWED_ENVIRONMENT)}")
+
+
+def test_folders_with_hostile_names_are_refused_and_harm_no_one(run):
+    skipped = [line for line in run.log.splitlines() if "skipped" in line]
+    for name in REFUSED_FOLDERS:
+        assert not any(o.submission.student == name for o in run.outcomes.values()), f"{name!r} was graded"
+        assert any(repr(name)[1:-1] in line for line in skipped), f"{name!r} is not named in the summary"
+    assert any("linked_lecture/99-mini: not a folder" in line for line in skipped)
+    assert "\x1b" not in run.log, "a control character reached the terminal"
+    # 'correct*' and '*' are patterns to nbgrader: the real 'correct' must keep its graded notebook
+    assert (run.autograded("correct") / NOTEBOOK).is_file() and run.scores["correct"] == (FULL, FULL)
+    with gradebook(run.root) as gb:
+        assert {s.id for s in gb.students} == set(CASES)
+
+
+def test_grades_csv_is_safe_to_open_in_a_spreadsheet(run):
+    import csv
+
+    assert course.export(run.root, out=io.StringIO())
+    with open(run.root / "grades.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert {r["student_id"] for r in rows} == set(CASES)
+    for row in rows:
+        for value in row.values():
+            assert not (value and value[0] in "=+-@" and not value.lstrip("+-").replace(".", "", 1).isdigit()), value
+    assert course.spreadsheet_safe("=HYPERLINK(1)") == "'=HYPERLINK(1)" and course.spreadsheet_safe("-2.5") == "-2.5"
+
+
+def test_special_files_were_never_read(run):
+    staged = run.root / "build" / "grading"
+    for case, name in (("fifo", "pipe"), ("device", "zero"), ("huge_file", "huge.bin")):
+        assert not (staged / case / LECTURE / name).exists(), f"{case}: {name} was copied"
+    assert run.seconds < 60 * len(CASES), "grading stalled"
 
 
 # --------------------------------------------------------------------------- re-running

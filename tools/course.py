@@ -244,6 +244,29 @@ def cmd_export(args) -> None:
     sys.exit(0 if export(ROOT) else 1)
 
 
+def spreadsheet_safe(value: str) -> str:
+    """A CSV field that a spreadsheet shows as text: one starting like a formula gets a quote first."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") and not _is_number(value) else value
+
+
+def _is_number(value: str) -> bool:
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return True
+
+
+def safe_for_spreadsheets(path: Path) -> None:
+    """Rewrite a CSV file with every field that could start a formula made plain text."""
+    import csv
+
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    with open(path, "w", newline="") as f:
+        csv.writer(f).writerows([[spreadsheet_safe(v) for v in row] for row in rows])
+
+
 def export(root: Path = ROOT, out=sys.stdout) -> bool:
     """`make export`: grades.csv, a row per student and lecture; says what its scores include."""
     import csv
@@ -261,6 +284,7 @@ def export(root: Path = ROOT, out=sys.stdout) -> bool:
         return False
     with open(root / "grades.csv", newline="") as f:
         rows = list(csv.DictReader(f))
+    safe_for_spreadsheets(root / "grades.csv")
     with Gradebook(gradebook_url(root)) as gb:
         waiting = [f"{s.student.id}/{a.name}" for a in gb.assignments for s in a.submissions if s.needs_manual_grade]
     print(f"wrote grades.csv: {plural(len(rows), 'row')}, {plural(len({r['student_id'] for r in rows}), 'student')}, "

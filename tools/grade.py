@@ -26,7 +26,9 @@ import hashlib
 import json
 import os
 import re
+import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -90,52 +92,108 @@ def gradebook_url(root: Path) -> str:
     return os.environ.get("MLCOURSE_GRADEBOOK") or f"sqlite:///{root / 'gradebook.db'}"
 
 
+# A student id: letters, digits, and . _ - after the first character (the name of the student's
+# folder under submitted/). Anything else (spaces, commas, *, control characters...) would reach
+# nbgrader's patterns, the gradebook, grades.csv or the terminal: such folders are refused.
+STUDENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+MAX_FILE_BYTES = 20_000_000  # a file of a submission larger than this is left out
+MAX_SUBMISSION_BYTES = 100_000_000  # and files past this total
+
+
+def shown(name: str) -> str:
+    """A name as it may be printed: control and other unprintable characters escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(name))
+
+
 def discover(root: Path, lecture: str | None, student: str | None) -> tuple[list[Submission], list[str]]:
     """Submissions under submitted/, and problems with folders that are not gradable."""
     base, known = root / "submitted", set(lectures(root))
     found, problems = [], []
-    for student_dir in sorted(p for p in base.iterdir() if p.is_dir()):
+    for student_dir in sorted(base.iterdir()):
         if student and student_dir.name != student:
             continue
-        for lecture_dir in sorted(p for p in student_dir.iterdir() if p.is_dir()):
+        if student_dir.is_symlink() or not student_dir.is_dir():
+            problems.append(f"{shown(student_dir.name)}: not a folder (a link, or a file), not graded")
+            continue
+        if not STUDENT_ID.fullmatch(student_dir.name):
+            problems.append(f"{shown(student_dir.name)}: not a valid student id (letters, digits, . _ -, "
+                            "starting with a letter or digit), not graded")
+            continue
+        for lecture_dir in sorted(student_dir.iterdir()):
             if lecture and lecture_dir.name != lecture:
                 continue
-            if lecture_dir.name not in known:
-                problems.append(f"{student_dir.name}/{lecture_dir.name}: no such lecture, not graded")
-                continue
-            found.append(Submission(student_dir.name, lecture_dir.name))
+            name = f"{student_dir.name}/{shown(lecture_dir.name)}"
+            if lecture_dir.is_symlink() or not lecture_dir.is_dir():
+                problems.append(f"{name}: not a folder (a link, or a file), not graded")
+            elif lecture_dir.name not in known:
+                problems.append(f"{name}: no such lecture, not graded")
+            else:
+                found.append(Submission(student_dir.name, lecture_dir.name))
     return found, problems
 
 
+def read_plain_file(path: Path, limit: int) -> bytes | str:
+    """The bytes of ``path`` if it is a plain file of the submission, else why not.
+
+    Opened without following a link and without blocking (a FIFO), and checked on the open file: a
+    regular file, no other hard link to it (which could be a file of the course's), at most ``limit``
+    bytes. Nothing else is read, so a device or a pipe cannot stall or flood grading."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as err:
+        return f"cannot be read ({err.strerror})"
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return "not a plain file (a link, a pipe, a device...)"
+        if info.st_nlink > 1:
+            return "a hard link to another file"
+        if info.st_size > limit:
+            return f"larger than {limit} bytes"
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read(limit + 1)
+    finally:
+        os.close(fd)
+
+
 def stage(root: Path, sub: Submission) -> Path:
-    """Copy what can be graded of a submission into build/grading/; note what was left out."""
+    """Copy what can be graded of a submission into build/grading/; note what was left out.
+
+    Only plain files are read (no links of either kind, no pipes or devices), each and all together
+    under a size cap; the notebooks the lecture expects must be valid notebooks."""
     source = root / "submitted" / sub.student / sub.lecture
     target = root / "build" / "grading" / sub.student / sub.lecture
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)
     expected = {p.name for p in (root / "solutions" / sub.lecture).glob("*.ipynb")}
-    for path in sorted(source.rglob("*")):
-        rel = path.relative_to(source)
-        if path.is_symlink():
-            sub.notes.append(f"{rel}: a symbolic link, left out")
-        elif path.is_dir() or ".ipynb_checkpoints" in rel.parts:
-            continue
-        elif path.suffix == ".ipynb":
+    budget = MAX_SUBMISSION_BYTES
+    for folder, dirs, files in os.walk(source):  # does not follow links to folders
+        dirs[:] = sorted(d for d in dirs if d != ".ipynb_checkpoints")
+        for name in sorted(files) + [d for d in dirs if (Path(folder) / d).is_symlink()]:
+            path = Path(folder) / name
+            rel = path.relative_to(source)
+            content = read_plain_file(path, min(MAX_FILE_BYTES, budget))
+            if isinstance(content, str):
+                sub.notes.append(f"{shown(rel)}: {content}, left out")
+                continue
+            budget -= len(content)
+            if path.suffix != ".ipynb":
+                (target / rel).parent.mkdir(parents=True, exist_ok=True)
+                (target / rel).write_bytes(content)
+                continue
             if str(rel) not in expected:
-                sub.notes.append(f"{rel}: not a notebook of this lecture (expected {', '.join(sorted(expected))}), left out")
+                sub.notes.append(f"{shown(rel)}: not a notebook of this lecture (expected "
+                                 f"{', '.join(sorted(expected))}), left out")
                 continue
             try:
-                nb = nbformat.read(path, as_version=4)
+                nb = nbformat.reads(content.decode("utf-8"), as_version=4)
                 nbformat.validate(nb)
             except Exception as err:  # not JSON, not a notebook: graded as missing
-                sub.notes.append(f"{rel}: not a readable notebook ({type(err).__name__}), graded as missing")
+                sub.notes.append(f"{shown(rel)}: not a readable notebook ({type(err).__name__}), graded as missing")
                 continue
             release = nbformat.read(root / "notebooks" / sub.lecture / rel, as_version=4)
             sub.notes.extend(f"{rel}: {note}" for note in restore_graded_cells(nb, release))
             nbformat.write(nb, target / rel)
-        else:
-            (target / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(path, target / rel)
     for name in sorted(expected - {p.name for p in target.glob("*.ipynb")}):
         if not any(name in n for n in sub.notes):
             sub.notes.append(f"{name}: missing, scores zero")
@@ -162,9 +220,9 @@ def restore_graded_cells(nb, release) -> list[str]:
         if meta is None:
             continue
         grade_id = meta.get("grade_id") if isinstance(meta, dict) else None
-        if grade_id not in graded or grade_id in seen:
+        if not isinstance(grade_id, str) or grade_id not in graded or grade_id in seen:
             del cell.metadata["nbgrader"]
-            demoted.add(str(grade_id))
+            demoted.add(shown(grade_id))
             continue
         seen.add(grade_id)
         original = graded[grade_id].metadata["nbgrader"]
@@ -255,6 +313,16 @@ def log_notes(log_path: Path) -> list[str]:
             if (m := pattern.search(line)) and (note := m.expand(words)) not in notes:
                 notes.append(note)
     return notes
+
+
+def grade_alone(root: Path, sub: Submission, sandbox: bool, force: bool) -> Outcome:
+    """grade_one, except that whatever goes wrong fails this submission only, with its reason."""
+    start = time.perf_counter()
+    try:
+        return grade_one(root, sub, sandbox, force)
+    except Exception as err:  # a submission that breaks the grader must not stop the others
+        why = f"the grader failed on it: {type(err).__name__}: {shown(str(err))[:200]}"
+        return Outcome(sub, "failed", "; ".join([why, *sub.notes]), seconds=time.perf_counter() - start)
 
 
 def grade_one(root: Path, sub: Submission, sandbox: bool, force: bool) -> Outcome:
@@ -348,7 +416,7 @@ def run(root: Path, lecture=None, student=None, jobs=None, force=False, sandbox=
     print(f"grading {len(subs)} submission(s) with {jobs} job(s); logs in logs/autograde/", file=out, flush=True)
     outcomes, start = [], time.perf_counter()
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(grade_one, root, s, sandbox, force) for s in subs]
+        futures = [pool.submit(grade_alone, root, s, sandbox, force) for s in subs]
         for k, future in enumerate(as_completed(futures), 1):
             o = future.result()
             outcomes.append(o)
@@ -374,7 +442,7 @@ def summary(outcomes, problems, out) -> None:
     rows = [("submission", "status", "autograded", "by hand", "notes")]
     for o in sorted(outcomes, key=lambda o: o.submission.name):
         auto = f"{o.score:g}/{o.max_score:g}" if o.score is not None else "-"
-        rows.append((o.submission.name, o.status, auto, str(o.hand or "-"), o.why))
+        rows.append((o.submission.name, o.status, auto, str(o.hand or "-"), shown(o.why)))
     rows += [("", "skipped", "-", "-", p) for p in problems]
     widths = [max(len(r[k]) for r in rows) for k in range(4)]
     print(file=out)
