@@ -30,7 +30,7 @@ def hostile_notebook():
 def test_a_hostile_notebook_exports_to_html_without_live_script():
     raw_html, _ = HTMLExporter().from_notebook_node(hostile_notebook())
     assert hostile.live_script(raw_html), "the control: unsanitised, the page would run the student's script"
-    nb, _ = SanitizeStudentContent().preprocess(hostile_notebook(), {})
+    nb, _ = SanitizeStudentContent()(hostile_notebook(), {})  # as nbconvert calls it
     page, _ = HTMLExporter().from_notebook_node(nb)
     assert hostile.live_script(page) == []
     assert "widget-state" not in page and "<b>ok</b>" in page  # harmless formatting survives
@@ -59,6 +59,6 @@ def test_the_instructors_own_markdown_is_left_as_the_release_has_it(tmp_path, mo
     monkeypatch.chdir(tmp_path)
     submitted = new_notebook(cells=[new_markdown_cell(release.cells[0].source),
                                     new_markdown_cell(f"Mine: <script>{M}</script>")])
-    nb, _ = SanitizeStudentContent().preprocess(submitted, {"nbgrader": {"assignment": "07-x", "notebook": "x"}})
+    nb, _ = SanitizeStudentContent()(submitted, {"nbgrader": {"assignment": "07-x", "notebook": "x"}})
     assert nb.cells[0].source == release.cells[0].source
     assert "<script>" not in nb.cells[1].source

@@ -22,6 +22,7 @@ import re
 from pathlib import Path
 
 from bleach.css_sanitizer import CSSSanitizer
+from traitlets import Bool
 from nbconvert.preprocessors.sanitize import SanitizeHTML
 
 TAGS = {
@@ -79,6 +80,8 @@ def clean_markdown(markdown: str) -> str:
 class SanitizeStudentContent(SanitizeHTML):
     """See the module's docstring. Markdown cells exactly as the release has them are the
     instructor's and are left alone."""
+
+    enabled = Bool(True)  # nbconvert's preprocessors are off unless enabled
 
     def preprocess(self, nb, resources):
         nb.metadata.pop("widgets", None)

@@ -1,0 +1,247 @@
+"""Hostile submissions to the lectures themselves (not a fixture), graded as `make autograde` grades.
+
+For every lecture, two students hand in the solution's answers (so they should get every autograded
+point) plus an attack:
+- ``hostile_pages`` writes script into every written answer, prints script-capable outputs (HTML,
+  JavaScript, SVG, Markdown) and puts widget state in the notebook's metadata; it also prints the
+  kernel's environment, where the grader's secrets must not be;
+- ``hostile_links`` plants symbolic links to the gradebook and to a root-only file in every folder
+  its kernel can write outside its own, then kills its kernel so that the grader starts another.
+Checked: the exact autograded scores; the gradebook and the root-only file untouched (type, owner,
+content); the environment; no live script in any feedback page; and, in the real browser, the
+feedback page and the formgrader's page of the hostile submission run none of it (while the same
+notebook exported without the course's sanitising does run it: the control).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell
+
+import hostile
+from conftest import LECTURES, ROOT, nbgrader_meta, scratch_course
+
+import course
+import grade
+
+pytestmark = pytest.mark.grading
+
+SANDBOX = shutil.which("bwrap") is not None and os.geteuid() == 0
+if not SANDBOX:
+    if os.environ.get("CI"):
+        pytest.fail("the hostile lecture submissions need the grading sandbox (bubblewrap, root)", pytrace=False)
+    pytest.skip("the hostile lecture submissions need the grading sandbox (bubblewrap, root)", allow_module_level=True)
+
+SECRET = f"secret-{secrets.token_hex(8)}"
+CANARY = "canary-root-only"
+STUDENTS = ("hostile_pages", "hostile_links")
+
+
+def autograded_points(nb) -> float:
+    return sum(nbgrader_meta(c).get("points", 0) for c in nb.cells
+               if c.cell_type == "code" and nbgrader_meta(c).get("grade"))
+
+
+def hostile_pages(filled):
+    nb = nbformat.from_dict(filled)
+    for cell in nb.cells:
+        meta = nbgrader_meta(cell)
+        if cell.cell_type == "markdown" and meta.get("solution"):
+            cell.source = hostile.HOSTILE_MARKDOWN
+    first_test = next(i for i, c in enumerate(nb.cells) if nbgrader_meta(c).get("grade") and c.cell_type == "code")
+    nb.cells.insert(first_test + 1, new_code_cell(hostile.HOSTILE_OUTPUTS + "\n" + hostile.ENVIRONMENT))
+    nb.metadata["widgets"] = hostile.HOSTILE_WIDGET_STATE
+    return nb
+
+
+def hostile_links(filled, root: Path, notebook: str):
+    nb = nbformat.from_dict(filled)
+    attack = hostile.SYMLINK_THEN_DIE.format(targets=[str(root / "gradebook.db"), str(root / CANARY)],
+                                             notebook=notebook)
+    nb.cells += [new_code_cell(attack), new_code_cell("print('a new kernel ran this')")]
+    return nb
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    root = scratch_course(tmp_path_factory.mktemp("hostile"), copy_solutions=True)
+    (root / CANARY).write_text(SECRET)
+    os.chmod(root / CANARY, 0o600)
+    full = {}
+    for name in LECTURES:
+        course.nbgrader("generate_assignment", name, "--log-level=WARN", root=root)
+        for sol_path in sorted((root / "solutions" / name).glob("*.ipynb")):
+            solution = nbformat.read(sol_path, as_version=4)
+            release = nbformat.read(root / "notebooks" / name / sol_path.name, as_version=4)
+            filled = course.filled_release(release, solution)
+            full[name] = autograded_points(solution)
+            for student, nb in (("hostile_pages", hostile_pages(filled)),
+                                ("hostile_links", hostile_links(filled, root, sol_path.name))):
+                target = root / "submitted" / student / name / sol_path.name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                nbformat.write(nb, target)
+    os.environ["MLCOURSE_TEST_SECRET"] = SECRET  # as a password in MLCOURSE_GRADEBOOK would be
+    try:
+        out = io.StringIO()
+        outcomes = grade.run(root, sandbox=True, out=out)
+    finally:
+        del os.environ["MLCOURSE_TEST_SECRET"]
+    for name in LECTURES:
+        course.nbgrader("generate_feedback", name, "--force", "--log-level=ERROR", root=root)
+    return root, {(o.submission.student, o.submission.lecture): o for o in outcomes}, full, out.getvalue()
+
+
+@pytest.mark.parametrize("lecture", LECTURES)
+@pytest.mark.parametrize("student", STUDENTS)
+def test_the_attack_costs_no_points_and_fails_nothing(graded, student, lecture):
+    root, outcomes, full, log = graded
+    o = outcomes[(student, lecture)]
+    assert o.status == "graded", f"{student}/{lecture}: {o.status} ({o.why})\n{log}"
+    assert (o.score, o.max_score) == (full[lecture], full[lecture]), f"{student}/{lecture}: {o.score}/{o.max_score}"
+
+
+def test_the_gradebook_and_root_files_are_untouched(graded):
+    root, outcomes, _, _ = graded
+    for name in LECTURES:
+        nb = nbformat.read(next((root / "autograded" / "hostile_links" / name).glob("*.ipynb")), as_version=4)
+        attack = nb.cells[-2]
+        out = "".join(o.get("text", "") for o in attack.outputs if o.output_type == "stream")
+        assert "planted" in out and int(out.split()[1]) >= 8, f"{name}: the attack did not run: {out!r}"
+        after = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
+        assert "a new kernel ran this" in after, f"{name}: no kernel was started after the attack"
+    for path in (root / "gradebook.db", root / CANARY):
+        info = path.lstat()
+        assert path.is_file() and not path.is_symlink() and (info.st_uid, info.st_gid) == (0, 0), path
+    assert (root / CANARY).read_text() == SECRET and ((root / CANARY).stat().st_mode & 0o777) == 0o600
+    assert (root / "gradebook.db").read_bytes()[:16] == b"SQLite format 3\x00"
+
+
+def test_the_kernel_sees_none_of_the_graders_environment(graded):
+    root = graded[0]
+    for name in LECTURES:
+        path = next((root / "autograded" / "hostile_pages" / name).glob("*.ipynb"))
+        text = path.read_text()
+        assert "MPLCONFIGDIR" in text, f"{name}: the environment was not printed"
+        assert SECRET not in text and "MLCOURSE_TEST_SECRET" not in text, f"{name}: the secret reached the kernel"
+        for feedback in (root / "feedback" / "hostile_pages" / name).glob("*.html"):
+            assert SECRET not in feedback.read_text()
+
+
+def feedback_page(root: Path, lecture: str) -> Path:
+    return next((root / "feedback" / "hostile_pages" / lecture).glob("*.html"))
+
+
+@pytest.mark.parametrize("lecture", LECTURES)
+def test_no_feedback_page_holds_live_script(graded, lecture):
+    root = graded[0]
+    page = feedback_page(root, lecture).read_text()
+    assert "My answer is below." in page, "the hostile written answer is not on the page at all"
+    assert hostile.live_script(page) == []
+    graded_nb = next((root / "autograded" / "hostile_pages" / lecture).glob("*.ipynb"))
+    assert "widgets" not in nbformat.read(graded_nb, as_version=4).metadata
+
+
+# --------------------------------------------------------------------------- in the real browser
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    from browser.lab import launch, missing_browser
+
+    reason = missing_browser()
+    if reason:
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason}; in CI the browser checks must run")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        yield browser
+        browser.close()
+
+
+def ran_script(browser, url: str, wait_for: str) -> dict:
+    """Open ``url``; whether the hostile mark ran (title, global, a dialog) in the page or its frames."""
+    context = browser.new_context()
+    page = context.new_page()
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    try:
+        page.goto(url, wait_until="load", timeout=60_000)
+        page.wait_for_function(f"() => document.body && document.body.innerText.includes({wait_for!r})",
+                               timeout=60_000)
+        time.sleep(2)  # onerror handlers of broken images, and MathJax, run after load
+        ran = page.evaluate(f"() => document.title.includes({hostile.MARK!r}) || window[{hostile.MARK!r}] === 1")
+        frames = [f.evaluate(f"() => window[{hostile.MARK!r}] === 1 || window.parent[{hostile.MARK!r}] === 1")
+                  for f in page.frames[1:]]
+        return {"ran": ran or any(frames), "dialogs": dialogs}
+    finally:
+        context.close()
+
+
+def test_the_browser_would_catch_script_in_an_unsanitised_page(graded, chromium, tmp_path):
+    """The control: the same hostile notebook exported as nbconvert does by default runs its script."""
+    from nbconvert import HTMLExporter
+
+    root = graded[0]
+    nb = nbformat.read(next((root / "submitted" / "hostile_pages" / LECTURES[0]).glob("*.ipynb")), as_version=4)
+    html, _ = HTMLExporter().from_notebook_node(nb)
+    page = tmp_path / "unsanitised.html"
+    page.write_text(html)
+    assert ran_script(chromium, page.as_uri(), "My answer is below.")["ran"]
+
+
+@pytest.mark.parametrize("lecture", LECTURES)
+def test_feedback_runs_no_student_script_in_the_browser(graded, chromium, lecture):
+    result = ran_script(chromium, feedback_page(graded[0], lecture).as_uri(), "My answer is below.")
+    assert not result["ran"] and not result["dialogs"], result
+
+
+def test_the_formgrader_runs_no_student_script(graded, chromium):
+    """The instructor's formgrader (nbgrader's, in the instructor's Jupyter), on each hostile notebook."""
+    from browser.lab import free_port
+    from nbgrader.api import Gradebook
+
+    root = graded[0]
+    port, token = free_port(), secrets.token_hex(16)
+    env = {k: v for k, v in os.environ.items() if k != "JUPYTER_CONFIG_PATH"}
+    env["PATH"] = f"{ROOT / '.venv' / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    log = open(root / "formgrader.log", "wb")
+    server = subprocess.Popen([str(ROOT / ".venv" / "bin" / "jupyter"), "server", "--no-browser", "--allow-root",
+                               f"--port={port}", f"--IdentityProvider.token={token}",
+                               f"--ServerApp.root_dir={root}"], cwd=root, env=env, stdout=log,
+                              stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=5)
+                break
+            except OSError:
+                assert time.monotonic() < deadline and server.poll() is None, (root / "formgrader.log").read_text()
+                time.sleep(0.5)
+        with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
+            ids = {name: [nb.id for nb in gb.find_submission(name, "hostile_pages").notebooks] for name in LECTURES}
+        for name, notebook_ids in ids.items():
+            for nb_id in notebook_ids:
+                url = f"{base}/formgrader/submissions/{nb_id}/?token={token}"
+                result = ran_script(chromium, url, "My answer is below.")
+                assert not result["ran"] and not result["dialogs"], f"{name}: the formgrader page ran {result}"
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(30)
+        log.close()
