@@ -274,3 +274,37 @@ def test_feedback_page_typesets_maths_and_shows_no_hidden_test(browser, feedback
                               + f"\nscreenshot {shot}")
     finally:
         context.close()
+
+
+# --------------------------------------------------------------------------- what a student's Lab offers
+
+
+@pytest.mark.skipif(not RELEASES, reason="no lecture in notebooks/")
+def test_the_students_lab_shows_no_instructor_tools(lab, browser, shots):
+    """`make lab` is the students' command: nbgrader's Formgrader, Create Assignment and course lists
+    are turned off there (lab-config/), client and server side; the notebook's Validate button stays."""
+    import urllib.error
+    import urllib.request
+
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    try:
+        page.goto(lab.open_url(RELEASES[0], "browser-test-instructor-tools"))
+        page.locator(".jp-NotebookPanel .jp-Notebook .jp-Cell").first.wait_for(timeout=180_000)
+        time.sleep(1)
+        shot = shots.page(page, "student-lab")
+        menus = page.locator(".lm-MenuBar-content .lm-MenuBar-itemLabel").all_inner_texts()
+        assert "Run" in menus, f"the menu bar was not read: {menus}; screenshot {shot}"
+        assert "Nbgrader" not in menus, f"the student's Lab has an Nbgrader menu; screenshot {shot}"
+        assert page.get_by_text("Create Assignment").count() == 0, f"a Create Assignment panel shows; screenshot {shot}"
+        assert page.get_by_title("Validate", exact=False).count() + page.get_by_text("Validate").count() >= 1, (
+            f"the notebook's Validate button is gone; screenshot {shot}")
+    finally:
+        context.close()
+    for path in ("/formgrader", "/formgrader/api/assignments"):
+        try:
+            urllib.request.urlopen(f"{lab.url}{path}?token={lab.token}", timeout=10)
+            status = 200
+        except urllib.error.HTTPError as err:
+            status = err.code
+        assert status == 404, f"{path} answers {status} in the student's Lab: the formgrader is served"
