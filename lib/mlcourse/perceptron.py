@@ -410,7 +410,7 @@ def perceptron_path(X, y, rule: str = "online", max_steps: int = 10_000) -> Perc
             weights.append(w)
             added.append(wrong)
     return PerceptronPath(np.array(weights), np.array(added, dtype=bool).reshape(len(added), n),
-                          n_mistakes(w, X, y) == 0)
+                          bool((y * (X @ w) > 0).all()))
 
 
 def train_perceptron_many(X, y, sizes=None, max_epochs: int = 1000, w0=None, tau=1.0,
@@ -471,7 +471,10 @@ def train_perceptron_many(X, y, sizes=None, max_epochs: int = 1000, w0=None, tau
         if w0.shape not in ((d,), (m, d)):
             raise ValueError(f"w0 has shape {w0.shape}, expected ({d},) or ({m}, {d})")
         w = np.broadcast_to(w0, (m, d)).copy()
-    runs = np.arange(m)
+    signed = (y[:, :, None] * X).reshape(m * n, d)          # y_i x_i, one row per point of every run
+    steps = tau[:, None, None] * signed.reshape(m, n, d)      # tau_j y_i x_i: the update on a mistake
+    steps = steps.reshape(m * n, d)
+    first_row = np.arange(m) * n                             # row of each run's point 0 in the flat arrays
     position = np.zeros(m, dtype=int)
     updates, epochs = np.zeros(m, dtype=int), np.zeros(m, dtype=int)
     updated_this_pass = np.zeros(m, dtype=bool)
@@ -480,27 +483,28 @@ def train_perceptron_many(X, y, sizes=None, max_epochs: int = 1000, w0=None, tau
         history, points, ends = np.empty((m, 64, d)), np.full((m, 63), -1), np.zeros((m, 64), dtype=int)
         history[:, 0] = w
     while active.any():
-        x, label = X[runs, position], y[runs, position]
-        wrong = active & (label * np.einsum("md,md->m", w, x) <= 0)
+        row = first_row + position
+        wrong = active & (np.einsum("md,md->m", w, signed[row]) <= 0)
         if wrong.any():
-            w[wrong] += (tau[wrong] * label[wrong])[:, None] * x[wrong]
-            updates[wrong] += 1
+            w += wrong[:, None] * steps[row]                 # adds exactly 0 to the other runs
+            updates += wrong
             updated_this_pass |= wrong
             if record:
-                if updates.max() >= history.shape[1]:
+                who = np.flatnonzero(wrong)
+                if updates[who].max() >= history.shape[1]:
                     history = np.concatenate([history, np.empty_like(history)], axis=1)
                     points = np.concatenate([points, np.full((m, history.shape[1] - 1 - points.shape[1]), -1)], axis=1)
-                history[wrong, updates[wrong]] = w[wrong]
-                points[wrong, updates[wrong] - 1] = position[wrong]
+                history[who, updates[who]] = w[who]
+                points[who, updates[who] - 1] = position[who]
         position += active
-        ended = active & (position == sizes)
+        ended = position == sizes                            # a run stopped at a pass's end sits at 0
         if ended.any():
-            epochs[ended] += 1
+            epochs += ended
             clean = ended & ~updated_this_pass
             converged |= clean
             active &= ~clean & (epochs < max_epochs)
             position[ended] = 0
-            updated_this_pass[ended] = False
+            updated_this_pass &= ~ended
             if record:
                 if epochs.max() > ends.shape[1]:
                     ends = np.concatenate([ends, np.zeros_like(ends)], axis=1)
