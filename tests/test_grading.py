@@ -384,6 +384,19 @@ def test_forbid_of_a_package_lets_other_packages_run():
         assert float(np.log(np.exp(1.0))) == 1.0
 
 
+def test_forbid_blocks_a_whole_package_not_imported_yet():
+    name = "tkinter.colorchooser"  # a stdlib module no test imports
+    if name in sys.modules:
+        pytest.skip(f"{name} is already imported in this process")
+    try:
+        with forbid({}, name):
+            with pytest.raises(ImportError):
+                importlib.import_module(name)
+        assert name not in sys.modules
+    finally:
+        sys.modules.pop(name, None)
+
+
 def test_forbid_fails_code_that_turns_the_watcher_off(original):
     with pytest.raises(AssertionError, match=r"sys\.setprofile"):
         with forbid({}, TARGET):

@@ -136,6 +136,10 @@ def forbid(namespace: dict, *targets: str, why: str = "this exercise asks you to
     folders: dict[str, str] = {}  # a package's folder, or a module's file -> target name
     try:  # set up inside the try: a bad target must not leave earlier traps in place
         for target in targets:
+            if target not in sys.modules and _is_module(target):  # not imported yet: importing fails
+                sys.modules[target] = None
+                blocked.append(target)
+                continue
             module = sys.modules.get(target)
             if isinstance(module, types.ModuleType):
                 _watch_module(module, target, folders)
@@ -183,6 +187,20 @@ def forbid(namespace: dict, *targets: str, why: str = "this exercise asks you to
             sys.modules.pop(module_name, None)
     if calls:
         _fail(f"your code called {calls[0]}: {why}", "")
+
+
+def _is_module(name: str) -> bool:
+    """Is ``name`` an importable module? Asked only when its parent package is imported already
+    (finding a submodule imports its parent, which forbid must not do)."""
+    import importlib.util
+
+    parent = name.rpartition(".")[0]
+    if parent and not isinstance(sys.modules.get(parent), types.ModuleType):
+        return False
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError, AttributeError):
+        return False
 
 
 def _watch_module(module, target: str, folders: dict) -> None:
