@@ -65,7 +65,7 @@ endif
 
 test: $(STAMP)
 	$(BLAS_FIRST) $(BIN)/python -m pytest -n 2 --dist loadscope $(NBVAL) tests solutions $(PYTEST_ARGS)
-	$(BLAS_SECOND) $(BIN)/python -m pytest -n 2 -p no:cacheprovider $(NBVAL) solutions
+	$(BLAS_SECOND) $(BIN)/python -m pytest -n 2 --dist loadscope -p no:cacheprovider $(NBVAL) solutions
 
 execute: $(STAMP)
 	$(BIN)/python tools/course.py execute $(LECTURE)
