@@ -17,7 +17,6 @@ Playwright the test is skipped, except in CI (the environment variable CI set), 
 from __future__ import annotations
 
 import io
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,8 +24,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from browser.lab import (ROOT, WIDGET, LabServer, Notebook, Screenshots, WidgetCell, MATHS_JS, digest,
-                         has_widget, is_exercise, launch, masters, missing_browser, raw_tex, run_all_problems)
+from browser.lab import (MATHS_JS, ROOT, WIDGET, LabServer, Notebook, Screenshots, WidgetCell, chromium_for_tests,
+                         digest, has_widget, is_exercise, masters, raw_tex, run_all_problems)
 from conftest import nbgrader_meta, scratch_course
 
 pytestmark = pytest.mark.notebooks
@@ -54,17 +53,7 @@ def shots(tmp_path_factory) -> Screenshots:
 
 @pytest.fixture(scope="module")
 def browser():
-    reason = missing_browser()
-    if reason:
-        if os.environ.get("CI"):
-            pytest.fail(f"{reason}; in CI the browser test must run, not be skipped")
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
+    yield from chromium_for_tests()
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,6 @@ notebook exported without the course's sanitising does run it: the control).
 from __future__ import annotations
 
 import io
-import json
 import os
 import secrets
 import shutil
@@ -158,19 +157,9 @@ def test_no_feedback_page_holds_live_script(graded, lecture):
 
 @pytest.fixture(scope="module")
 def chromium():
-    from browser.lab import launch, missing_browser
+    from browser.lab import chromium_for_tests
 
-    reason = missing_browser()
-    if reason:
-        if os.environ.get("CI"):
-            pytest.fail(f"{reason}; in CI the browser checks must run")
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        yield browser
-        browser.close()
+    yield from chromium_for_tests()
 
 
 def ran_script(browser, url: str, wait_for: str) -> dict:

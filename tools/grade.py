@@ -23,9 +23,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import os
-import re
 import re
 import shutil
 import stat

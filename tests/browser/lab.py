@@ -538,3 +538,21 @@ MATHS_JS = """() => {
 
 def raw_tex(texts: list[str]) -> list[str]:
     return [m.group(0)[:80] for t in texts for m in RAW_TEX.finditer(t)]
+
+
+def chromium_for_tests():
+    """A generator for a pytest fixture: Chromium under Playwright, closed afterwards. Where the
+    browser is missing the test is skipped, except in CI (CI set), where it fails."""
+    import pytest
+
+    reason = missing_browser()
+    if reason:
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason}; in CI the browser tests must run, not be skipped")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()
