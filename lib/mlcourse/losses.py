@@ -198,8 +198,13 @@ def mean_margin_loss_gradient(w, X, y, loss) -> np.ndarray:
     """Gradient in ``w`` of :func:`mean_margin_loss`: ``(1/n) sum_i phi'(m_i) y_i x_i`` (chain rule)."""
     X = as_matrix(X)
     y = as_labels(y, X.shape[0])
-    m = margins(w, X, y)
-    return (margin_loss(loss).derivative(m) * y) @ X / X.shape[0]
+    w = as_vector(w, "w", X.shape[1])
+    return _mean_gradient(w, X, y, margin_loss(loss))
+
+
+def _mean_gradient(w, X, y, phi) -> np.ndarray:
+    """:func:`mean_margin_loss_gradient` on inputs already checked (a descent loop checks them once)."""
+    return (phi.derivative(y * (X @ w)) * y) @ X / X.shape[0]
 
 
 @dataclass(frozen=True)
@@ -247,10 +252,8 @@ def gradient_descent(X, y, loss, w0, step_size: float = 0.1, n_steps: int = 100)
     w = as_vector(w0, "w0", X.shape[1]).copy()
     path = np.empty((n_steps + 1, X.shape[1]))
     path[0] = w
-    n = X.shape[0]
     for t in range(1, n_steps + 1):  # each step needs the previous one; the inputs were checked above
-        m = y * (X @ w)
-        w = w - step_size * ((phi.derivative(m) * y) @ X / n)  # mean_margin_loss_gradient, unchecked
+        w = w - step_size * _mean_gradient(w, X, y, phi)
         path[t] = w
     m = y * (path @ X.T)  # (n_steps + 1, n) margins along the path
     return DescentResult(w, path, phi.value(m).mean(axis=1), (m <= 0).mean(axis=1))

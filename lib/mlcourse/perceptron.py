@@ -225,19 +225,9 @@ def train_perceptron_first_mistake(X, y, max_updates: int = 100_000) -> Perceptr
 
     ``n_epochs`` counts the scans of the data, one per update plus the final clean one.
     """
-    X = as_matrix(X)
-    y = as_labels(y, X.shape[0])
-    max_updates = positive_int(max_updates, "max_updates")
-    w = np.zeros(X.shape[1])
-    for update in range(max_updates + 1):
-        wrong = np.flatnonzero(y * (X @ w) <= 0)
-        if wrong.size == 0:
-            return PerceptronResult(w, update, update + 1, True)
-        if update == max_updates:
-            break
-        i = wrong[0]
-        w = w + y[i] * X[i]
-    return PerceptronResult(w, max_updates, max_updates + 1, False)
+    path = perceptron_path(X, y, "first_mistake", positive_int(max_updates, "max_updates"))
+    updates = len(path.added)
+    return PerceptronResult(path.w[-1], updates, updates + 1, path.converged)
 
 
 def perceptron_loss(w, X, y) -> float:
@@ -261,18 +251,9 @@ def train_perceptron_batch(X, y, max_iterations: int = 10_000) -> PerceptronResu
     Where no point lies on the boundary this is gradient descent with step 1 on
     :func:`perceptron_loss`. ``n_mistakes`` sums the mistakes corrected over all iterations.
     """
-    X = as_matrix(X)
-    y = as_labels(y, X.shape[0])
-    max_iterations = positive_int(max_iterations, "max_iterations")
-    w = np.zeros(X.shape[1])
-    total = 0
-    for iteration in range(max_iterations):
-        wrong = y * (X @ w) <= 0
-        if not wrong.any():
-            return PerceptronResult(w, total, iteration, True)
-        w = w + (y[wrong, None] * X[wrong]).sum(axis=0)
-        total += int(wrong.sum())
-    return PerceptronResult(w, total, max_iterations, n_mistakes(w, X, y) == 0)
+    path = perceptron_path(X, y, "batch", positive_int(max_iterations, "max_iterations"))
+    iterations = len(path.added) if path.converged else max_iterations
+    return PerceptronResult(path.w[-1], int(path.added.sum()), iterations, path.converged)
 
 
 def margin(w, X, y) -> float:
