@@ -71,3 +71,10 @@ def _as_float_array(a, name: str) -> np.ndarray:
     if not np.isfinite(a).all():
         raise ValueError(f"{name} contains NaN or infinite values")
     return a
+
+
+def argmax_ties_to_largest(scores) -> np.ndarray:
+    """``argmax`` over the last axis, a tie going to the largest index: the course's rule for ties
+    (the larger label wins). ``np.argmax`` gives the smallest."""
+    scores = np.asarray(scores)
+    return scores.shape[-1] - 1 - np.argmax(scores[..., ::-1], axis=-1)

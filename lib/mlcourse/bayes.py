@@ -43,7 +43,8 @@ import numpy as np
 from scipy.special import logsumexp, ndtr, xlogy
 
 from . import mle
-from ._checks import _as_float_array, as_matrix, as_vector, nonnegative_float, positive_float, positive_int
+from ._checks import (_as_float_array, argmax_ties_to_largest, as_matrix, as_vector, nonnegative_float,
+                      positive_float, positive_int)
 
 # --------------------------------------------------------------------------- results
 
@@ -149,7 +150,7 @@ def bayes_classifier(joint) -> np.ndarray:
     >>> bayes_classifier([[0.1, 0.3], [0.4, 0.2], [0.0, 0.0]])
     array([1, 0, 1])
     """
-    return _argmax_last(check_joint(joint))
+    return argmax_ties_to_largest(check_joint(joint))
 
 
 def accuracy(joint, f) -> float:
@@ -318,7 +319,7 @@ def predict_with_reject(posterior, c_rej) -> np.ndarray:
     if posterior.ndim != 2 or posterior.shape[1] < 2:
         raise ValueError(f"posterior must have shape (n, K) with K >= 2 classes; got shape {posterior.shape}")
     c_rej = _unit_float(c_rej, "c_rej")
-    return np.where(posterior.max(axis=1) < 1.0 - c_rej, REJECT, _argmax_last(posterior))
+    return np.where(posterior.max(axis=1) < 1.0 - c_rej, REJECT, argmax_ties_to_largest(posterior))
 
 
 def chow_classifier(joint, c_rej) -> np.ndarray:
@@ -336,7 +337,7 @@ def chow_classifier(joint, c_rej) -> np.ndarray:
     joint = check_joint(joint)
     c_rej = _unit_float(c_rej, "c_rej")
     abstain = joint.max(axis=1) < (1.0 - c_rej) * joint.sum(axis=1)
-    return np.where(abstain, REJECT, _argmax_last(joint))
+    return np.where(abstain, REJECT, argmax_ties_to_largest(joint))
 
 
 # --------------------------------------------------------------------------- Gaussian classes
@@ -591,7 +592,7 @@ def predict_naive_bayes(model: NaiveBayesModel, X) -> np.ndarray:
     A tie goes to the largest label (also a row impossible under every class), the course's rule.
     """
     scores = naive_bayes_log_joint(model, X)  # checks the model first
-    return np.asarray(model.classes)[_argmax_last(scores)]
+    return np.asarray(model.classes)[argmax_ties_to_largest(scores)]
 
 
 def naive_bayes_weights(model: NaiveBayesModel) -> np.ndarray:
@@ -627,12 +628,6 @@ def predict_linear(u, X) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def _argmax_last(scores) -> np.ndarray:
-    """``argmax`` over the last axis with ties to the largest index (the course's rule)."""
-    scores = np.asarray(scores)
-    return scores.shape[-1] - 1 - np.argmax(scores[..., ::-1], axis=-1)
 
 
 def _two_class_joint(joint) -> np.ndarray:

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import gammaln, logsumexp, xlogy
 
-from ._checks import _as_float_array, as_matrix, as_vector, positive_float
+from ._checks import _as_float_array, argmax_ties_to_largest, as_matrix, as_vector, positive_float
 
 #: A symmetric matrix whose smallest eigenvalue is at most this times its largest counts as singular.
 SINGULAR_RTOL = 1e-10
@@ -586,8 +586,7 @@ def predict_gaussian_classes(model: GaussianClassModel, X) -> np.ndarray:
     array([0, 1, 1])
     """
     scores = class_log_scores(model, X)  # checks the model first
-    K = scores.shape[1]
-    return np.asarray(model.classes)[K - 1 - np.argmax(scores[:, ::-1], axis=1)]
+    return np.asarray(model.classes)[argmax_ties_to_largest(scores)]
 
 
 # --------------------------------------------------------------------------- helpers
