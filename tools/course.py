@@ -135,12 +135,6 @@ def sync_gradebook(names, root: Path = ROOT, db_url: str | None = None) -> None:
                  "--CourseDirectory.release_directory=build/release", *extra, root=root)
 
 
-def submitted_lectures(student: str | None) -> list[str]:
-    base = ROOT / "submitted"
-    pattern = f"{student or '*'}/*"
-    return sorted({p.name for p in base.glob(pattern) if p.is_dir()})
-
-
 def cmd_feedback(args) -> None:
     sys.exit(0 if feedback(ROOT, args.lecture, args.student) else 1)
 
