@@ -117,8 +117,9 @@ def draw_polynomial_fit(degree: int, n: int, seed: int, noise: float = 0.3, n_cu
 
     grid = np.linspace(-1, 1, 300)
     fig, (ax, bar) = plt.subplots(1, 2, figsize=(10, 4.3), gridspec_kw=dict(width_ratios=[1.5, 1]))
-    ax.plot(grid, risk.predict_polynomial(others, grid).T, color="#9ecae1", lw=0.6, alpha=0.7)
-    ax.plot([], [], color="#9ecae1", lw=0.6, label=f"fits to {n_curves} other samples")
+    others_at = risk.predict_polynomial(others, grid)  # (n_curves, 300): one line, NaN between curves
+    ax.plot(np.tile(np.r_[grid, np.nan], len(others_at)), np.c_[others_at, np.full(len(others_at), np.nan)].ravel(),
+            color="#9ecae1", lw=0.6, alpha=0.7, label=f"fits to {n_curves} other samples")
     ax.plot(grid, data.sine_target(grid), color="k", lw=2, label="truth $f^*(x)$")
     ax.plot(grid, risk.predict_polynomial(mean_fit, grid), color="#2b8cbe", ls="--", lw=1.5,
             label=r"mean fit $\bar f(x)$")
@@ -242,7 +243,7 @@ def two_gaussian_classes(shift_x: float, shift_y: float, rho: float, spread: flo
 
 
 def draw_bayes_explorer(shift_x: float, shift_y: float, rho: float, spread: float, prior: float,
-                        resolution: int = 200):
+                        resolution: int = 120):
     """One frame of lecture 04's explorer: two Gaussian classes, their Bayes boundary and errors.
 
     Left: the plane, shaded by the Bayes classifier, with contours of ``pi_k p_k(x)``, the Bayes
@@ -281,6 +282,8 @@ def draw_bayes_explorer(shift_x: float, shift_y: float, rho: float, spread: floa
     ax.set_xlim(*lim)
     ax.set_ylim(*lim)
     ax.set_aspect("equal")
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
     ax.legend(loc="lower right", fontsize="small")
     kind = "linear" if spread == 1 else "quadratic"
     ax.set_title(f"$\\rho$ = {rho:.2f}, spread of class 1 = {spread:.2f}: {kind} boundary", fontsize="medium")
