@@ -16,12 +16,13 @@ LAB_ARGS ?=
 # make autograde LECTURE=02-perceptron STUDENT=alice   (both optional)
 LECTURE ?=
 STUDENT ?=
-# make autograde JOBS=8 (needs MLCOURSE_GRADEBOOK=postgresql://...), FORCE=1 regrades all,
+# make autograde JOBS=8 (default: the number of cores; SQLite or MLCOURSE_GRADEBOOK=postgresql://...),
+# FORCE=1 regrades all,
 # SANDBOX=0 runs student code unconfined
 JOBS ?=
 SANDBOX ?=
-# make bench BENCH_ARGS="--class-size 80"
-BENCH_ARGS ?=
+# make bench BENCH_ARGS="--class-size 80" (the default times a class of 300 as well)
+BENCH_ARGS ?= --big-class 300
 # make test PYTEST_ARGS="-k perceptron"
 PYTEST_ARGS ?=
 # make release FORCE=1 overwrites notebooks/ even where it has changes git does not know

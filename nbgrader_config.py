@@ -10,7 +10,8 @@ from nbgrader.preprocessors import (  # noqa: E402
     AssignLatePenalties, CheckCellMetadata, ClearOutput, DeduplicateIds, GetGrades, IgnorePattern, LimitOutput,
     OverwriteKernelspec, SaveAutoGrades,
 )
-from nbgrader_ext import ExplainedOverwriteCells, FeedbackExporter, HideHiddenTests, SurvivingExecute  # noqa: E402
+from judge import Judge  # noqa: E402
+from nbgrader_ext import ExplainedOverwriteCells, FeedbackExporter, HideHiddenTests  # noqa: E402
 from release_ext import TagRaisesException  # noqa: E402
 from sanitize_ext import SanitizeStudentContent  # noqa: E402
 
@@ -44,13 +45,15 @@ c.GenerateAssignment.preprocessors = [
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
 c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 
-# Autograding: a dead kernel fails one cell, not the submission; deleted test cells come back.
+# Autograding: the student's answers run in the kernel, the tests here, in the grader's process
+# (tools/judge.py); a dead kernel fails one cell, not the submission; deleted test cells come back.
 # What the student wrote or printed is made inert (no script) before the graded notebook is saved:
 # the formgrader and the feedback pages show it in browsers (tools/sanitize_ext.py).
 c.Autograde.autograde_preprocessors = [
-    SurvivingExecute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SanitizeStudentContent,
+    Judge, IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SanitizeStudentContent,
     SaveAutoGrades, AssignLatePenalties, CheckCellMetadata,
 ]
+c.Judge.course_root = os.path.dirname(os.path.abspath(__file__))
 c.OverwriteCells.add_missing_cells = True
 # nbgrader's sanitizing steps, with OverwriteCells reporting only real edits, in words.
 c.Autograde.sanitize_preprocessors = [

@@ -120,3 +120,78 @@ def live_script(html: str) -> list[str]:
     parser = _LiveScript()
     parser.feed(html)
     return parser.live
+
+
+# --------------------------------------------------------------------------- judging the judge
+# Cheats that scored full marks when the tests ran in the student's kernel (issue 13). Each is code a
+# student can put in a cell; with the tests in the grader's process none can change a score.
+
+# A cell put above the setup cell (it runs first): lying built-ins and NumPy, a fake grading module.
+CHEAT_BEFORE_SETUP = '''
+import builtins, sys, types
+import numpy as np
+builtins.isinstance = lambda obj, classes: True
+builtins.len = lambda obj: 2
+np.allclose = np.isclose = np.array_equal = lambda *args, **kwargs: True
+_fake = types.ModuleType("mlcourse.grading")
+_fake.__getattr__ = lambda name: (lambda label, value=None, *args, **kwargs: value)
+sys.modules["mlcourse.grading"] = _fake
+'''
+
+# A cell anywhere else: every way into a judge that shares the student's process.
+CHEAT_TAMPER = '''
+import builtins, sys
+import IPython
+from mlcourse import grading as _g
+_pass = lambda label, value=None, *args, **kwargs: value
+for _name in list(vars(_g)):
+    if _name.startswith("check_") or _name == "_fail":
+        vars(_g)[_name] = _pass                                   # the module's dictionary
+        try:
+            getattr(_g, _name).__code__ = _pass.__code__          # a check's code
+        except Exception:
+            pass
+grading = type("FakeGrading", (), {"__getattr__": lambda self, name: _pass})()   # the name `grading`
+_real_run_cell = IPython.core.interactiveshell.InteractiveShell.run_cell
+def _skip_tests(self, raw_cell, *args, **kwargs):                # IPython's shell class
+    if "grading." in raw_cell:
+        raw_cell = "pass"
+    return _real_run_cell(self, raw_cell, *args, **kwargs)
+IPython.core.interactiveshell.InteractiveShell.run_cell = _skip_tests
+builtins.AssertionError = type("AssertionError", (Exception,), {})   # a built-in the checks use
+builtins.exec = lambda *args, **kwargs: None
+def _full_marks(result):                                          # an output read as full points
+    from IPython.display import display
+    display({"text/plain": "100"}, raw=True)
+get_ipython().events.register("post_run_cell", _full_marks)
+get_ipython().set_custom_exc((BaseException,), lambda shell, etype, value, tb, tb_offset=None: None)
+'''
+
+# A cell that looks everywhere the kernel could find the hidden tests, and prints what it finds.
+CHEAT_LEAK = '''
+import glob, os, sys, inspect
+_seen = []
+for _path in glob.glob("*.ipynb") + glob.glob("**/*.ipynb", recursive=True) + glob.glob("/tmp/**", recursive=True):
+    try:
+        _seen.append(open(_path).read())
+    except Exception:
+        pass
+_seen += [str(x) for x in globals().get("In", [])] + [str(x) for x in globals().get("_ih", [])]
+_seen += [str(x) for x in get_ipython().history_manager.get_range(raw=True, output=False)]
+print("LEAK-FILES", _seen)
+
+def _frames():
+    """What a called function can see of its callers: their code, their variables."""
+    found, frame = [], sys._getframe(1)
+    while frame is not None:
+        try:
+            found.append(inspect.getsource(frame.f_code))
+        except Exception:
+            pass
+        found.append(repr({k: v for k, v in frame.f_locals.items() if not k.startswith("__")})[:5000])
+        frame = frame.f_back
+    return "\\n".join(found)
+'''
+
+# Lines that appear only in hidden tests, to look for in what the student gets back.
+HIDDEN_MARKERS = ("### BEGIN HIDDEN TESTS", "_rng = np.random.default_rng()")

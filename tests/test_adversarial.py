@@ -34,7 +34,8 @@ from conftest import ROOT, nbgrader_meta
 
 import course
 import grade
-from hostile import ALLOWED_ENVIRONMENT, ENVIRONMENT, SYMLINK_THEN_DIE
+from hostile import (ALLOWED_ENVIRONMENT, CHEAT_BEFORE_SETUP, CHEAT_LEAK, CHEAT_TAMPER, ENVIRONMENT, HIDDEN_MARKERS,
+                     SYMLINK_THEN_DIE)
 
 _missing = ("bubblewrap (bwrap) is not installed" if shutil.which("bwrap") is None
             else "the grading sandbox needs root" if os.geteuid() != 0 else "")
@@ -343,7 +344,7 @@ CASES = {
     "syntax_error": Case(2),
     "exception": Case(2),
     "infinite_loop": Case(2),
-    "uninterruptible_loop": Case(1),
+    "uninterruptible_loop": Case(2),  # the new kernel runs add's cell again, so exercise 3 passes
     "kernel_dies": Case(2),
     "memory_exhaustion": Case(FULL),
     "fork_survivor": Case(FULL),
@@ -385,6 +386,10 @@ CASES = {
     "input_transformer": Case(0),
     "pre_run_cell": Case(0),
     "silenced_errors": Case(0),
+    # judging the judge: the tests run in the grader's process, out of the kernel's reach
+    "cheat_before_setup": Case(0),
+    "cheat_tamper": Case(0),
+    "cheat_leak": Case(1),  # exercise 3 is answered
 }
 PROBES = {"read_solutions": 4, "read_gradebook": 2, "read_other_student": 5, "write_outside": 7, "network": 3}
 # (case: how many attempts it makes)
@@ -513,6 +518,14 @@ print("forked a daemon, pid", os.read(_read, 20).decode(), "in the sandbox")
         return Nb(release).insert_after("setup", PRE_RUN_CELL)
     if case == "silenced_errors":
         return Nb(release).insert_after("setup", SILENCED_ERRORS)
+    if case == "cheat_before_setup":
+        return Nb(release).insert_before("setup", CHEAT_BEFORE_SETUP)
+    if case == "cheat_tamper":
+        nb.set("add", WRONG_ADD).set("column_means", WRONG_MEANS).set("answer", WRONG_ANSWER)
+        return nb.insert_after("add", CHEAT_TAMPER)
+    if case == "cheat_leak":  # the answers return and print what they can see of the tests
+        nb.set("add", CHEAT_LEAK + "\ndef add(a, b):\n    print(_frames())\n    return _frames()\n")
+        return nb.set("column_means", "def column_means(X):\n    print(_frames())\n    return np.zeros(X.shape[1])\n")
     raise AssertionError(f"no submission for case {case}")
 
 
@@ -641,7 +654,7 @@ def run(tmp_path_factory):
     try:
         write_submissions(root, listener.port)
         out, start = io.StringIO(), time.perf_counter()
-        outcomes = grade.run(root, sandbox=True, out=out)
+        outcomes = grade.run(root, sandbox=True, jobs=2, out=out)  # two at once, on SQLite
         seconds = time.perf_counter() - start
         yield Run(root, {o.submission.student: o for o in outcomes}, code_scores(root), out.getvalue(), seconds,
                   listener)
@@ -670,6 +683,7 @@ def test_one_run_grades_the_correct_student_fully_and_the_untouched_one_to_zero(
     assert set(run.outcomes) == set(CASES), "every submission is graded in the one run"
     assert run.scores["correct"] == (FULL, FULL)
     assert run.scores["untouched"] == (0, FULL)
+    assert "with 2 job(s)" in run.log, "the run grades two submissions at once, on the SQLite gradebook"
     print(f"graded {len(run.outcomes)} submissions in {run.seconds:.0f} s")
 
 
@@ -695,14 +709,22 @@ def errors(cell) -> list[str]:
     return [o.ename for o in cell.get("outputs", []) if o.output_type == "error"]
 
 
+def test_no_hidden_test_reaches_the_kernel_or_the_outputs(run):
+    """The kernel never has the hidden tests: not in its folder, its history or its callers' frames."""
+    nb = run.notebook("cheat_leak")
+    leaked = "".join(str(o) for c in nb.cells for o in c.get("outputs", []))
+    assert "LEAK-FILES" in leaked, "the probe did not run"
+    assert not [m for m in HIDDEN_MARKERS if m in leaked], leaked[:3000]
+
+
 def test_a_cell_that_never_ends_is_stopped_and_the_rest_graded(run):
     nb = run.notebook("infinite_loop")
     assert "KeyboardInterrupt" in errors(nb.cell("column_means")), "the endless cell is interrupted"
     assert not errors(nb.cell("answer")) and not errors(nb.cell("test_answer")), "the kernel kept its variables"
     nb = run.notebook("uninterruptible_loop")
     assert errors(nb.cell("column_means")) == ["CellTimeoutError"], "the cell fails at its time limit"
-    assert errors(nb.cell("answer")) == ["NameError"], "the kernel was restarted: add is gone"
-    assert not errors(nb.cell("test_add")), "the points before are kept"
+    assert not errors(nb.cell("answer")), "the new kernel ran the cells before again: add is back"
+    assert not errors(nb.cell("test_add")) and not errors(nb.cell("test_answer")), "the points are kept"
 
 
 def test_a_dying_kernel_fails_one_cell_and_keeps_the_points_before(run):

@@ -7,6 +7,13 @@ point) plus an attack:
   kernel's environment, where the grader's secrets must not be;
 - ``hostile_links`` plants symbolic links to the gradebook and to a root-only file in every folder
   its kernel can write outside its own, then kills its kernel so that the grader starts another.
+- ``cheater`` hands in the untouched release with every cheat that worked while the tests ran in the
+  student's kernel (issue 13: a cell above the setup, tampering with the checks, IPython and the
+  built-ins, an output read as full points, looking for the hidden tests): it must score zero, and
+  no hidden test may reach its outputs or its feedback;
+- ``borrower`` hands in the solution's answers except one exercise, answered by calling the library's
+  reference (directly, and through a private copy of the module loaded from its file): it must lose
+  exactly that exercise's points.
 Checked: the exact autograded scores; the gradebook and the root-only file untouched (type, owner,
 content); the environment; no live script in any feedback page; and, in the real browser, the
 feedback page and the formgrader's page of the hostile submission run none of it (while the same
@@ -34,6 +41,7 @@ from conftest import LECTURES, ROOT, nbgrader_meta, scratch_course
 
 import course
 import grade
+import judge
 
 pytestmark = pytest.mark.grading
 
@@ -46,6 +54,46 @@ if not SANDBOX:
 SECRET = f"secret-{secrets.token_hex(8)}"
 CANARY = "canary-root-only"
 STUDENTS = ("hostile_pages", "hostile_links")
+
+# For each lecture: an exercise, and an answer to it that hands the work to the library's reference,
+# through a private copy of the module loaded from its file (what grading.forbid could not see) and,
+# failing that, directly.
+PRIVATE_COPY = """
+import importlib.util, os, sys
+import mlcourse
+def _private(module):
+    path = os.path.join(os.path.dirname(mlcourse.__file__), module + ".py")
+    spec = importlib.util.spec_from_file_location("mlcourse._copy_of_" + module, path)  # (relative imports work)
+    copy = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = copy  # (dataclasses look their module up)
+    spec.loader.exec_module(copy)
+    return copy
+"""
+BORROWED = {
+    "01-learning-problem": ("margin_losses", PRIVATE_COPY + """
+from mlcourse import losses as _ls
+_copy = _private("losses")
+def hinge_loss(m):
+    return _copy.hinge_loss(m)
+def logistic_loss(m):
+    return _ls.logistic_loss(m)
+def sigmoid_squared_loss(m):
+    return _copy.sigmoid_squared_loss(m)
+"""),
+    "02-perceptron": ("predict_with_bias", PRIVATE_COPY + """
+def predict_with_bias(w, X):
+    return _private("perceptron").predict(w, pc.add_bias(X))
+"""),
+    "03-mle": ("categorical_mle", PRIVATE_COPY + """
+def categorical_mle(x, K):
+    return _private("mle").categorical_mle(x, n_categories=K)
+"""),
+    "04-bayes-optimal": ("bayes_rule_table", PRIVATE_COPY + """
+def bayes_rule_table(joint):
+    return _private("bayes").bayes_classifier(joint)
+"""),
+}
+LEAKING_ANSWERS = "\nfor _name in {names!r}:\n    globals()[_name] = lambda *args, **kwargs: print(_frames()) or _frames()\n"
 
 
 def autograded_points(nb) -> float:
@@ -73,12 +121,36 @@ def hostile_links(filled, root: Path, notebook: str):
     return nb
 
 
+def cheater(release, student_names):
+    nb = nbformat.from_dict(release)
+    setup = next(i for i, c in enumerate(nb.cells) if "needed-for-grading" in c.metadata.get("tags", []))
+    # the probe first: the cheats after it break the kernel's built-ins
+    nb.cells[setup:setup] = [new_code_cell(hostile.CHEAT_LEAK), new_code_cell(hostile.CHEAT_BEFORE_SETUP)]
+    nb.cells.append(new_code_cell(hostile.CHEAT_TAMPER))
+    nb.cells.append(new_code_cell(LEAKING_ANSWERS.format(names=sorted(student_names))))
+    return nb
+
+
+def borrower(filled, lecture):
+    nb = nbformat.from_dict(filled)
+    grade_id, answer = BORROWED[lecture]
+    next(c for c in nb.cells if nbgrader_meta(c).get("grade_id") == grade_id).source = answer
+    return nb
+
+
+def points_of_its_test(solution, grade_id) -> float:
+    """The points of the test cell that checks the answer cell ``grade_id`` (the next test cell)."""
+    cells = solution.cells
+    k = next(i for i, c in enumerate(cells) if nbgrader_meta(c).get("grade_id") == grade_id)
+    return next(nbgrader_meta(c)["points"] for c in cells[k + 1:] if nbgrader_meta(c).get("grade"))
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     root = scratch_course(tmp_path_factory.mktemp("hostile"), copy_solutions=True)
     (root / CANARY).write_text(SECRET)
     os.chmod(root / CANARY, 0o600)
-    full = {}
+    full, expected = {}, {}
     for name in LECTURES:
         course.nbgrader("generate_assignment", name, "--log-level=WARN", root=root)
         for sol_path in sorted((root / "solutions" / name).glob("*.ipynb")):
@@ -86,29 +158,55 @@ def graded(tmp_path_factory):
             release = nbformat.read(root / "notebooks" / name / sol_path.name, as_version=4)
             filled = course.filled_release(release, solution)
             full[name] = autograded_points(solution)
+            expected[("hostile_pages", name)] = expected[("hostile_links", name)] = full[name]
+            expected[("cheater", name)] = 0.0
+            expected[("borrower", name)] = full[name] - points_of_its_test(solution, BORROWED[name][0])
+            names = judge.LectureSpec.read(sol_path).student_names
             for student, nb in (("hostile_pages", hostile_pages(filled)),
-                                ("hostile_links", hostile_links(filled, root, sol_path.name))):
+                                ("hostile_links", hostile_links(filled, root, sol_path.name)),
+                                ("cheater", cheater(release, names)), ("borrower", borrower(filled, name))):
                 target = root / "submitted" / student / name / sol_path.name
                 target.parent.mkdir(parents=True, exist_ok=True)
                 nbformat.write(nb, target)
     os.environ["MLCOURSE_TEST_SECRET"] = SECRET  # as a password in MLCOURSE_GRADEBOOK would be
     try:
         out = io.StringIO()
-        outcomes = grade.run(root, sandbox=True, out=out)
+        outcomes = grade.run(root, sandbox=True, jobs=2, out=out)
     finally:
         del os.environ["MLCOURSE_TEST_SECRET"]
     for name in LECTURES:
         course.nbgrader("generate_feedback", name, "--force", "--log-level=ERROR", root=root)
-    return root, {(o.submission.student, o.submission.lecture): o for o in outcomes}, full, out.getvalue()
+    return root, {(o.submission.student, o.submission.lecture): o for o in outcomes}, (full, expected), out.getvalue()
 
 
 @pytest.mark.parametrize("lecture", LECTURES)
-@pytest.mark.parametrize("student", STUDENTS)
-def test_the_attack_costs_no_points_and_fails_nothing(graded, student, lecture):
-    root, outcomes, full, log = graded
+@pytest.mark.parametrize("student", (*STUDENTS, "cheater", "borrower"))
+def test_each_submission_scores_exactly_what_its_answers_earn(graded, student, lecture):
+    root, outcomes, (full, expected), log = graded
     o = outcomes[(student, lecture)]
     assert o.status == "graded", f"{student}/{lecture}: {o.status} ({o.why})\n{log}"
-    assert (o.score, o.max_score) == (full[lecture], full[lecture]), f"{student}/{lecture}: {o.score}/{o.max_score}"
+    assert (o.score, o.max_score) == (expected[(student, lecture)], full[lecture]), \
+        f"{student}/{lecture}: {o.score}/{o.max_score}, expected {expected[(student, lecture)]}"
+
+
+@pytest.mark.parametrize("lecture", LECTURES)
+def test_no_hidden_test_reaches_the_kernel_or_the_feedback(graded, lecture):
+    root = graded[0]
+    nb = nbformat.read(next((root / "autograded" / "cheater" / lecture).glob("*.ipynb")), as_version=4)
+    outputs = "".join(str(o) for c in nb.cells for o in c.get("outputs", []))
+    assert "LEAK-FILES" in outputs, f"{lecture}: the probe did not run"
+    page = next((root / "feedback" / "cheater" / lecture).glob("*.html")).read_text()
+    for marker in hostile.HIDDEN_MARKERS:
+        assert marker not in outputs and marker not in page, f"{lecture}: {marker!r} reached the student"
+
+
+@pytest.mark.parametrize("lecture", LECTURES)
+def test_the_borrowed_answer_is_told_why_it_fails(graded, lecture):
+    root = graded[0]
+    nb = nbformat.read(next((root / "autograded" / "borrower" / lecture).glob("*.ipynb")), as_version=4)
+    errors = [o["evalue"] for c in nb.cells if nbgrader_meta(c).get("grade") for o in c.get("outputs", [])
+              if o.get("output_type") == "error"]
+    assert len(errors) == 1 and "is not available when your work is graded" in errors[0], errors
 
 
 def test_the_gradebook_and_root_files_are_untouched(graded):

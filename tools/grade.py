@@ -8,15 +8,16 @@ For each folder submitted/<student>/<lecture>/ it
    notebooks are left out and reported (a missing notebook scores zero);
 2. skips it when neither the staged submission nor the lecture changed since it was last graded
    (unless --force), so re-running never redoes work or touches grades, manual scores included;
-3. runs `nbgrader autograde` for that one submission in its own process, the student's code in the
-   sandboxed kernel (tools/sandbox-kernel), with a log in logs/autograde/<lecture>/<student>.log;
+3. runs `nbgrader autograde` for that one submission in its own process, with a log in
+   logs/autograde/<lecture>/<student>.log: the student's answers run in the sandboxed kernel
+   (tools/sandbox-kernel), the tests in nbgrader's process (tools/judge.py);
 4. prints progress, and at the end a table: graded, unchanged or failed, the autograded score,
    the points of written answers (graded, or still to grade by hand), and notes: what staging left
    out or put back, and test cells the student edited (from the log).
 
-Several submissions are graded at once (--jobs, default: the number of cores) only when the
-gradebook is a server database (MLCOURSE_GRADEBOOK=postgresql://...): SQLite does not take
-concurrent writers, so with SQLite grading is sequential.
+Several submissions are graded at once (--jobs, default: the number of cores), on the default SQLite
+gradebook (writers wait their turn, see SQLITE_BUSY_TIMEOUT) or on a server database
+(MLCOURSE_GRADEBOOK=postgresql://...), which several graders on several machines can share.
 """
 
 from __future__ import annotations
@@ -86,8 +87,15 @@ class HandGrading:
         return ", ".join(parts)
 
 
+# SQLite takes one writer at a time; a grader that finds the gradebook busy waits for it (up to this
+# many seconds) instead of failing, so several can grade at once: nbgrader's writes are short, and
+# the long part of grading (the kernel, the tests) holds no lock.
+SQLITE_BUSY_TIMEOUT = 120
+
+
 def gradebook_url(root: Path) -> str:
-    return os.environ.get("MLCOURSE_GRADEBOOK") or f"sqlite:///{root / 'gradebook.db'}"
+    return (os.environ.get("MLCOURSE_GRADEBOOK")
+            or f"sqlite:///{root / 'gradebook.db'}?timeout={SQLITE_BUSY_TIMEOUT}")
 
 
 # A student id: letters, digits, and . _ - after the first character (the name of the student's
@@ -383,6 +391,16 @@ def sandbox_sockets(folder: Path) -> Path:
     return sockets
 
 
+def add_students(url: str, students: list[str]) -> None:
+    """Put every student in the gradebook before grading: two graders of one student's lectures,
+    running at once, would otherwise both insert the student, and one would fail."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(url) as gb:
+        for student in students:
+            gb.update_or_create_student(student)
+
+
 def check_sandbox() -> None:
     if shutil.which("bwrap") is None:
         sys.exit("autograde runs student code in a sandbox made with bubblewrap, which is not installed:\n"
@@ -404,13 +422,9 @@ def run(root: Path, lecture=None, student=None, jobs=None, force=False, sandbox=
     if not subs:
         sys.exit("no submission matches" + (f": {'; '.join(problems)}" if problems else ""))
     url = gradebook_url(root)
-    if url.startswith("sqlite"):
-        if jobs and jobs > 1:
-            print(f"the gradebook is SQLite, which takes one writer at a time: grading with 1 job, not {jobs}", file=out)
-        jobs = 1
-    else:
-        jobs = jobs or os.cpu_count() or 1
+    jobs = jobs or os.cpu_count() or 1
     sync_gradebook(sorted({s.lecture for s in subs}), root=root, db_url=url)
+    add_students(url, sorted({s.student for s in subs}))
     print(f"grading {len(subs)} submission(s) with {jobs} job(s); logs in logs/autograde/", file=out, flush=True)
     outcomes, start = [], time.perf_counter()
     with ThreadPoolExecutor(max_workers=jobs) as pool:

@@ -3,12 +3,12 @@
 Every check raises ``AssertionError`` with a sentence a student can act on, and returns the
 checked value (as an array where it makes sense) so tests can go on with it.
 
-The checks run in the student's kernel, after the student's code, so they trust as little of it as
-simple means allow: values must be of the exact built-in or NumPy types (a subclass of ``int`` or
-``ndarray`` could redefine equality), values are compared as plain arrays with NumPy's operators
-(not with ``np.allclose``, which a notebook can replace), the built-in and NumPy functions used here
-are the ones there were when this module was imported, and the module's attributes cannot be
-reassigned. See the README (what the sandbox protects against) for what this does not stop.
+Students run the public tests with them in their own kernel; when work is graded, every test runs
+in the grader's process (tools/judge.py) on the plain values the student's functions return, so what
+a notebook does to this module cannot change a grade. The checks still trust their arguments as
+little as simple means allow (values of the exact built-in or NumPy types, compared as plain arrays
+with NumPy's operators; the module's attributes cannot be reassigned), which also keeps the public
+tests' messages right for a student whose notebook replaced ``np.allclose`` or ``isinstance``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ import builtins
 import math
 import sys
 import types
-from contextlib import contextmanager
 from fractions import Fraction
 
 import numpy as np
@@ -111,143 +110,6 @@ def check_equal(name: str, got, expected, hint: str = ""):
     if got != expected:
         _fail(f"{name} is {got!r}, expected {expected!r}", hint)
     return got
-
-
-@contextmanager
-def forbid(namespace: dict, *targets: str, why: str = "this exercise asks you to write it yourself"):
-    """Within the block, calling any of ``targets`` fails the test.
-
-    A target is a dotted name of a function (``"mlcourse.perceptron.train_perceptron"``) or of a whole
-    module or package (``"scipy.stats"``: every function defined in it, methods of its objects such as
-    ``scipy.stats.norm.logpdf`` included).
-
-    Two nets catch a call. The function's name is replaced by a trap in its module and in
-    ``namespace`` (pass the notebook's ``globals()``), so a direct call fails at once. And while the
-    block runs, a profiler watches every call and records one that runs code *defined where a target
-    is defined* (same file, same function), however it was reached: through an object's method, an
-    alias taken earlier, or a private copy of the module loaded from its file. A target whose module
-    is not imported yet cannot be imported inside the block. Turning the profiler off inside the block
-    fails the test too.
-    """
-    calls: list[str] = []
-    restore: list[tuple[dict, str, object]] = []
-    blocked: list[str] = []
-    functions: dict[tuple[str, int, str], str] = {}  # code location -> target name
-    folders: dict[str, str] = {}  # a package's folder, or a module's file -> target name
-    try:  # set up inside the try: a bad target must not leave earlier traps in place
-        for target in targets:
-            if target not in sys.modules and _is_module(target):  # not imported yet: importing fails
-                sys.modules[target] = None
-                blocked.append(target)
-                continue
-            module = sys.modules.get(target)
-            if isinstance(module, types.ModuleType):
-                _watch_module(module, target, folders)
-                continue
-            module_name, _, attr = target.rpartition(".")
-            module = sys.modules.get(module_name)
-            if module is None:
-                if module_name not in sys.modules:
-                    sys.modules[module_name] = None  # makes `import module_name` raise ImportError
-                    blocked.append(module_name)
-                continue
-            original = getattr(module, attr)
-            if isinstance(original, types.ModuleType):  # a submodule named by its attribute
-                _watch_module(original, target, folders)
-                continue
-            code = getattr(getattr(original, "__wrapped__", original), "__code__", None)
-            if code is not None:
-                functions[(code.co_filename, code.co_firstlineno, code.co_name)] = target
-            trap = _trap(target, calls)
-            restore.append((module.__dict__, attr, original))
-            setattr(module, attr, trap)
-            for key, value in list(namespace.items()):
-                if value is original:
-                    restore.append((namespace, key, value))
-                    namespace[key] = trap
-        watcher = _watcher(functions, folders, calls)
-        previous = sys.getprofile()
-        sys.setprofile(watcher)
-        try:
-            try:
-                yield
-            except Exception:
-                if not calls:
-                    raise
-                # the block failed because of (or after) a forbidden call: report that call below
-            finally:
-                if sys.getprofile() is not watcher:
-                    calls.append("sys.setprofile (the grader watches calls while your code runs)")
-        finally:
-            sys.setprofile(previous)
-    finally:
-        for where, key, value in reversed(restore):
-            where[key] = value
-        for module_name in blocked:
-            sys.modules.pop(module_name, None)
-    if calls:
-        _fail(f"your code called {calls[0]}: {why}", "")
-
-
-def _is_module(name: str) -> bool:
-    """Is ``name`` an importable module? Asked only when its parent package is imported already
-    (finding a submodule imports its parent, which forbid must not do)."""
-    import importlib.util
-
-    parent = name.rpartition(".")[0]
-    if parent and not isinstance(sys.modules.get(parent), types.ModuleType):
-        return False
-    try:
-        return importlib.util.find_spec(name) is not None
-    except (ImportError, ValueError, AttributeError):
-        return False
-
-
-def _watch_module(module, target: str, folders: dict) -> None:
-    """Record where the code of ``module`` lives: its package folder, or its file."""
-    path = getattr(module, "__file__", None)
-    if path is None:
-        raise ValueError(f"forbid: module {target!r} has no file to watch")
-    if getattr(module, "__path__", None) is not None:  # a package: everything under its folder
-        path = path.rpartition("/")[0] + "/"
-    folders[path] = target
-
-
-def _watcher(functions: dict, folders: dict, calls: list):
-    """A profile function that records calls of code defined where a target is."""
-    prefixes = tuple(folders)
-
-    def watch(frame, event, arg):
-        if event == "call":
-            code = frame.f_code
-            filename = code.co_filename
-            target = functions.get((filename, code.co_firstlineno, code.co_name))
-            if target is None and filename.startswith(prefixes):
-                target = next(t for p, t in folders.items() if filename.startswith(p))
-                target = f"{target} ({code.co_qualname})"
-            if target is not None and len(calls) < 10:
-                calls.append(target)
-        elif event == "c_call" and folders:
-            module = getattr(arg, "__module__", None) or ""
-            for target in folders.values():
-                if module == target or module.startswith(target + "."):
-                    if len(calls) < 10:
-                        calls.append(f"{target} ({getattr(arg, '__qualname__', arg)})")
-                    break
-
-    return watch
-
-
-class ForbiddenCall(Exception):
-    """Raised when an exercise calls a function its tests forbid."""
-
-
-def _trap(target: str, calls: list):
-    def trapped(*args, **kwargs):
-        calls.append(target)
-        raise ForbiddenCall(f"{target} may not be used in this exercise")
-
-    return trapped
 
 
 def _kind(value):

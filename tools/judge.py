@@ -1,0 +1,571 @@
+"""The judge: grading with the tests in the grader's process and only the student's code in the kernel.
+
+``Judge`` takes the place of nbgrader's Execute in `nbgrader autograde` (nbgrader_config.py). For one
+submitted notebook it
+
+1. starts the student's kernel (the sandbox, tools/sandbox-kernel) with a copy of the library from
+   which the functions the lecture's exercises must not use are gone (``grading_library``), and
+   without the third-party packages they must not use either (the notebook's metadata
+   ``mlcourse.kernel_lacks`` names both);
+2. runs in it only what the tests need: the author's cells tagged ``needed-for-grading`` (as the
+   solution notebook has them), then the student's answer cells and the cells the student added, in
+   the submission's order. Demos and proof checks are not run;
+3. runs each test cell, as the solution notebook has it (hidden tests included), here, in the
+   grader's process. A name the student defines (a function, a value) is, for the tests, a
+   ``RemoteFunction`` that calls it in the kernel, or the value read from the kernel. Only plain data
+   passes between the two (tools/judge_wire.py); the grader checks it;
+4. writes each test cell's outputs itself: what the test printed, and on failure the error, with the
+   line of the public test that failed (a hidden test is never quoted). nbgrader's SaveAutoGrades
+   then scores a test cell with an error output zero, any other full.
+
+So nothing the kernel prints or does reaches the verdict except the values its functions return,
+and the hidden tests and reference answers never enter the kernel.
+"""
+
+from __future__ import annotations
+
+import ast
+import compileall
+import contextlib
+import hashlib
+import importlib.util
+import io
+import json
+import os
+import re
+import shutil
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+import numpy as np
+import zmq
+import zmq.asyncio
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
+from nbclient.util import ensure_async, run_sync
+from nbformat.notebooknode import NotebookNode
+from nbgrader.preprocessors import Execute
+from traitlets import Unicode
+
+import judge_wire as wire
+
+SETUP_TAG = "needed-for-grading"
+# The folder whose lib/ and .venv the kernels use (tools/sandbox-kernel's): this file's course.
+LIBRARY_ROOT = Path(__file__).resolve().parent.parent
+HIDDEN_BEGIN, HIDDEN_END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+KERNEL_DIED = ("KernelDied", "the kernel stopped while running this cell (a memory or process limit, "
+               "os._exit or a crash); it was restarted for the cells below")
+TIMED_OUT = ("CellTimeoutError", "this cell ran past its time limit and could not be interrupted; the "
+             "kernel was restarted for the cells below")
+
+
+# ----------------------------------------------------------------------------- what a lecture says
+
+
+@dataclass
+class LectureSpec:
+    """What the solution notebook says grading needs."""
+    setup: list[str]  # sources of the cells tagged needed-for-grading, in order
+    tests: dict[str, str]  # grade_id -> source of each test cell, hidden tests included
+    answers: set[str]  # grade_ids of the answer (solution) code cells
+    student_names: set[str]  # names the answer cells define
+    lacks: list[str]  # what the grading kernel does not have
+    sources: set[str] = field(default_factory=set)  # every code cell's source: not "added" by a student
+
+    @classmethod
+    def read(cls, path: Path) -> "LectureSpec":
+        nb = nbformat.read(path, as_version=4)
+        setup, tests, answers, names = [], {}, set(), set()
+        for cell in nb.cells:
+            if cell.cell_type != "code":
+                continue
+            meta = cell.metadata.get("nbgrader", {})
+            if SETUP_TAG in cell.metadata.get("tags", []):
+                setup.append(cell.source)
+            if meta.get("grade") and not meta.get("solution"):
+                tests[meta["grade_id"]] = cell.source
+            elif meta.get("solution"):
+                answers.add(meta["grade_id"])
+                names |= defined_names(cell.source)
+        lacks = nb.metadata.get("mlcourse", {}).get("kernel_lacks", [])
+        if not isinstance(lacks, list) or not all(isinstance(x, str) for x in lacks):
+            raise ValueError(f"{path}: metadata mlcourse.kernel_lacks must be a list of dotted names")
+        return cls(setup, tests, answers, names, lacks, {c.source for c in nb.cells if c.cell_type == "code"})
+
+
+def defined_names(source: str) -> set[str]:
+    """Top-level names a cell defines: functions, classes and assigned variables (not imports)."""
+    names = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                names |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+    return names
+
+
+def used_names(source: str) -> set[str]:
+    return {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
+
+
+def hidden_lines(source: str) -> set[int]:
+    """Line numbers (from 1) of the hidden-test region of a test cell, markers included."""
+    hidden, inside = set(), False
+    for k, line in enumerate(source.splitlines(), 1):
+        if line.strip().startswith(HIDDEN_BEGIN):
+            inside = True
+        if inside:
+            hidden.add(k)
+        if line.strip().startswith(HIDDEN_END):
+            inside = False
+    return hidden
+
+
+# ----------------------------------------------------------------------------- the grading library
+
+
+def grading_library(root: Path, lacks: list[str]) -> tuple[Path, list[Path]]:
+    """A copy of lib/ for the grading kernel without what ``lacks`` names, and the package folders
+    (of third-party packages) the kernel must not see.
+
+    A name ``mlcourse.module.function`` loses the function's code: it raises, saying it is not
+    available in grading. ``mlcourse.module`` loses the whole module. Any other name is a package or
+    a package's subpackage (``sklearn``, ``scipy.stats``), hidden from the kernel entirely. The copy
+    is built once per content under build/grading-lib/ and compiled, readable by all."""
+    library, hidden = root / "lib" / "mlcourse", []
+    removed: dict[str, list[str]] = {}  # module file -> functions ("*" for all)
+    for name in sorted(set(lacks)):
+        parts = name.split(".")
+        if parts[0] == "mlcourse":
+            if len(parts) == 2 and (library / f"{parts[1]}.py").is_file():
+                removed.setdefault(parts[1], []).append("*")
+            elif len(parts) == 3 and (library / f"{parts[1]}.py").is_file():
+                removed.setdefault(parts[1], []).append(parts[2])
+            else:
+                raise ValueError(f"kernel_lacks: {name} is neither mlcourse.<module> nor mlcourse.<module>.<function>")
+            continue
+        spec = importlib.util.find_spec(name)
+        if spec is None or not spec.submodule_search_locations:
+            raise ValueError(f"kernel_lacks: {name} is not an installed package (name a package, such as "
+                             "sklearn or scipy.stats, or a function of mlcourse)")
+        hidden.append(Path(next(iter(spec.submodule_search_locations))).resolve())
+    digest = hashlib.sha256(json.dumps(sorted(removed.items())).encode())
+    for path in sorted(library.glob("*.py")):
+        digest.update(path.name.encode() + path.read_bytes())
+    target = root / "build" / "grading-lib" / digest.hexdigest()[:16]
+    if not (target / "mlcourse").is_dir():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix="new-", dir=target.parent))
+        (staging / "mlcourse").mkdir()
+        for path in sorted(library.glob("*.py")):
+            source = path.read_text()
+            functions = removed.get(path.stem)
+            if functions:
+                source = without_functions(source, functions, f"mlcourse.{path.stem}")
+            (staging / "mlcourse" / path.name).write_text(source)
+        compileall.compile_dir(str(staging), quiet=1)
+        for folder, dirs, files in os.walk(staging):
+            os.chmod(folder, 0o755)
+            for f in files:
+                os.chmod(os.path.join(folder, f), 0o644)
+        try:
+            staging.rename(target)
+        except OSError:  # built by another grader at the same time
+            shutil.rmtree(staging, ignore_errors=True)
+    return target, hidden
+
+
+def without_functions(source: str, functions: list[str], module: str) -> str:
+    """``source`` with the bodies of ``functions`` replaced by a raise ("*": the whole module)."""
+    if "*" in functions:
+        return (f'"""{module} is not available when your work is graded."""\n\n'
+                f"def __getattr__(name):\n    raise AttributeError(f\"{module}.{{name}} is not available when "
+                f"your work is graded: the exercise asks you to write it yourself\")\n")
+    tree = ast.parse(source)
+    found = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in functions:
+            message = (f"{module}.{node.name} is not available when your work is graded: the exercise "
+                       "asks you to write it yourself")
+            node.body = ast.parse(f"raise RuntimeError({message!r})").body
+            node.decorator_list = []
+            found.add(node.name)
+    missing = set(functions) - found
+    if missing:
+        raise ValueError(f"kernel_lacks: {module} has no function {', '.join(sorted(missing))}")
+    return ast.unparse(tree) + "\n"
+
+
+# ----------------------------------------------------------------------------- calling the kernel
+
+
+class StudentError(Exception):
+    """The student's function raised in the kernel, or could not be called or read."""
+
+    def __init__(self, message: str, ename: str = "Error"):
+        super().__init__(message)
+        self.ename = ename
+
+
+class RemoteFunction:
+    """A function of the student's, as the tests see it: calling it calls it in the kernel.
+
+    Arguments are sent as plain data (functions of the test's are called back in the grader); the
+    result comes back as plain data. Arrays passed positionally come back as the function left them,
+    and are updated here, so a test sees a change made in place."""
+
+    def __init__(self, judge: "Judge", name: str):
+        self._judge, self.__name__ = judge, name
+
+    def __call__(self, *args, **kwargs):
+        return self._judge.call(self.__name__, args, kwargs)
+
+    def __repr__(self):
+        return f"<your function {self.__name__}>"
+
+
+def format_raised(name: str, raised: dict) -> str:
+    where = "".join(f"\n    in {w}" for w in raised.get("where", [])[-3:] if isinstance(w, str))
+    ename, evalue = str(raised.get("ename"))[:100], str(raised.get("evalue", ""))
+    if ename == "NotImplementedError" and not evalue:
+        return f"calling {name}(...) raised NotImplementedError: the exercise is not done yet{where}"
+    return f"calling {name}(...) raised {ename}" + (f": {evalue}" if evalue else "") + where
+
+
+# ----------------------------------------------------------------------------- the preprocessor
+
+
+class Judge(Execute):
+    """nbgrader's Execute replaced: see the module's docstring."""
+
+    course_root = Unicode("", help="the course folder (with solutions/ and lib/)").tag(config=True)
+
+    def preprocess(self, nb, resources, km=None):
+        from nbclient import NotebookClient
+
+        NotebookClient.__init__(self, nb, km)
+        self.reset_execution_trackers()
+        self._check_assign_resources(resources)
+        root = Path(self.course_root or os.getcwd())
+        info = resources["nbgrader"]
+        spec = LectureSpec.read(root / "solutions" / info["assignment"] / f"{info['notebook']}.ipynb")
+        library, hidden = grading_library(LIBRARY_ROOT, spec.lacks)
+        start = {}
+        if self.kernel_name == "mlcourse-sandbox":
+            self.extra_arguments = ["--lib", str(library), *[a for p in hidden for a in ("--hide", str(p))]]
+        else:  # unconfined (SANDBOX=0): the copy of the library comes first; packages cannot be hidden
+            start["env"] = {**os.environ, "PYTHONPATH": str(library)}
+        self._ran = []
+        start["cwd"] = kernel_folder = self._kernel_folder(Path(resources["metadata"]["path"]))
+        try:
+            self._judge(nb, spec, start)
+        finally:
+            shutil.rmtree(kernel_folder, ignore_errors=True)
+        return nb, resources
+
+    @staticmethod
+    def _kernel_folder(graded: Path) -> str:
+        """The kernel's working folder: the submission's files but its notebooks, which nbgrader has
+        written back here with the hidden tests restored."""
+        folder = tempfile.mkdtemp(prefix="mlcourse-kernel-")
+        os.chmod(folder, 0o755)
+        for path in sorted(graded.rglob("*")):
+            if path.is_file() and not path.is_symlink() and path.suffix != ".ipynb":
+                (Path(folder) / path.relative_to(graded)).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(path, Path(folder) / path.relative_to(graded))
+        return folder
+
+    def _judge(self, nb, spec: LectureSpec, start: dict) -> None:
+        with self.setup_kernel(**start):
+            self._prepare_kernel()
+            for source in spec.setup:
+                self._run_quietly(source)
+            for index, cell in enumerate(nb.cells):
+                if self._runs_in_kernel(cell, spec):
+                    self._run_cell(cell, index)
+            namespace = self._test_namespace(spec)
+            for cell in nb.cells:
+                grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+                if cell.cell_type == "code" and grade_id in spec.tests:
+                    cell.outputs = self._run_test(grade_id, spec.tests[grade_id], namespace)
+
+    # -- the kernel's side
+
+    @staticmethod
+    def _runs_in_kernel(cell, spec: LectureSpec) -> bool:
+        """An answer cell, or a code cell the student added (one the lecture does not have)."""
+        if cell.cell_type != "code":
+            return False
+        meta = cell.metadata.get("nbgrader", {})
+        if meta.get("grade_id") in spec.answers and not meta.get("grade"):
+            return True
+        return not meta and cell.source not in spec.sources and SETUP_TAG not in cell.metadata.get("tags", [])
+
+    def _prepare_kernel(self):
+        """Define __mlcourse_judge__ in the kernel (silently: not in its history)."""
+        source = (Path(__file__).parent / "judge_wire.py").read_text()
+        code = (f"exec({source!r}, __j := {{'__name__': '__mlcourse_judge_wire__'}})\n"
+                "__mlcourse_judge__ = __j['KernelSide'](get_ipython().user_ns, get_ipython().kernel.raw_input)\n"
+                "del __j\n")
+        self._execute_silently(code)
+
+    def _execute_silently(self, code: str) -> None:
+        self._run_quietly(code, store_history=False)
+
+    def _run_quietly(self, source: str, store_history: bool = True) -> None:
+        """Run ``source`` in the kernel; its outputs are not kept."""
+        cell = NotebookNode(cell_type="code", source=source, metadata=NotebookNode(), outputs=[],
+                            execution_count=None)
+        # nbclient stores the executed cell back at its index: run it as an extra last cell
+        self.nb.cells.append(cell)
+        try:
+            ran = self._run_cell(cell, len(self.nb.cells) - 1, store_history=store_history, replay=False)
+        finally:
+            del self.nb.cells[next(i for i in range(len(self.nb.cells) - 1, -1, -1) if self.nb.cells[i] is cell)]
+        if ran and store_history:
+            self._ran.append(source)
+
+    def _run_cell(self, cell, index, store_history=True, replay=True) -> bool:
+        """Run a cell; a dead kernel or a cell that cannot be stopped fails that cell only (and it is
+        not run again when the kernel restarts). True if it ran."""
+        try:
+            self.execute_cell(cell, index, store_history=store_history)
+            if replay:
+                self._ran.append(cell.source)
+            return True
+        except DeadKernelError:
+            self.log.warning("kernel died in cell %d; restarting it", index)
+            self._fail(cell, KERNEL_DIED)
+            self._restart()
+            return False
+        except CellTimeoutError:
+            self.log.warning("cell %d could not be interrupted at its time limit; restarting the kernel", index)
+            self._fail(cell, TIMED_OUT)
+            self._restart()
+        return False
+
+    @staticmethod
+    def _fail(cell, error):
+        ename, evalue = error
+        cell.setdefault("outputs", []).append(NotebookNode(output_type="error", ename=ename, evalue=evalue,
+                                                           traceback=[f"{ename}: {evalue}"]))
+
+    def _restart(self):
+        """A fresh kernel, with what ran before (but the cell that killed it) run again."""
+        run_sync(self._async_restart_kernel)()
+        replay, self._ran = self._ran, []
+        self._prepare_kernel()
+        for source in replay:
+            self._run_quietly(source)
+
+    async def _async_restart_kernel(self):
+        if self.kc is not None:
+            await ensure_async(self.kc.stop_channels())
+        await ensure_async(self.km.restart_kernel(now=True))
+        self.kc = self.km.client()
+        await ensure_async(self.kc.start_channels())
+        await ensure_async(self.kc.wait_for_ready(timeout=self.startup_timeout))
+
+    # -- calls
+
+    def call(self, name: str, args: tuple, kwargs: dict):
+        """Call the student's ``name`` in the kernel; the test's functions among the arguments are
+        called back here."""
+        callbacks: list = []
+
+        def register(function):
+            callbacks.append(function)
+            return len(callbacks) - 1
+
+        request = json.dumps({"name": name, "args": wire.encode(list(args), register),
+                              "kwargs": wire.encode(dict(kwargs), register)})
+        reply = self._ask(f"__mlcourse_judge__.call({request!r})", callbacks, f"calling {name}(...)")
+        after = reply.get("after") if isinstance(reply, dict) else None
+        if isinstance(after, list) and len(after) == len(args):
+            for sent, back in zip(args, after):
+                if isinstance(sent, np.ndarray) and back is not None and sent.flags.writeable:
+                    back = wire.decode(back)
+                    if isinstance(back, np.ndarray) and back.shape == sent.shape:
+                        np.copyto(sent, back, casting="unsafe")
+        if "raised" in reply:
+            raised = reply["raised"] if isinstance(reply["raised"], dict) else {}
+            if raised.get("ename") == "KeyboardInterrupt":
+                raise StudentError(f"calling {name}(...) took longer than the time limit ({self.timeout} s)")
+            raise StudentError(format_raised(name, raised), ename=str(raised.get("ename"))[:100])
+        return wire.decode(reply.get("result"))
+
+    def describe(self, names: list[str]) -> dict:
+        return self._ask(f"__mlcourse_judge__.describe({json.dumps(names)!r})", [], "reading your names")
+
+    def _ask(self, expression: str, callbacks: list, what: str) -> dict:
+        if self._deadline is not None and time.monotonic() > self._deadline:
+            raise StudentError(f"{what}: the test ran out of time ({self.timeout} s for the whole test)")
+        reply = run_sync(self._async_ask)(expression, callbacks)
+        if reply is None:  # no answer in time, or the kernel died: start afresh for what comes next
+            alive = run_sync(self.km.is_alive)()
+            self._restart()
+            if alive:
+                raise StudentError(f"{what} took longer than the time limit ({self.timeout} s)")
+            raise StudentError(f"{what} stopped the kernel (a memory or process limit, os._exit or a crash)")
+        result = reply["content"].get("user_expressions", {}).get("r", {})
+        if result.get("status") != "ok":
+            raise StudentError(f"{what} failed in the kernel: {result.get('ename')}: {result.get('evalue')}")
+        data = result.get("data", {}).get("application/json")
+        if not isinstance(data, dict) or not isinstance(data.get("reply"), str):
+            raise StudentError(f"{what}: the kernel sent back something other than the grader's reply")
+        try:
+            answer = json.loads(data["reply"])
+        except ValueError:
+            answer = None
+        if not isinstance(answer, dict):
+            raise StudentError(f"{what}: the kernel's reply could not be read")
+        return answer
+
+    async def _async_ask(self, expression: str, callbacks: list):
+        """The execute_reply to ``expression`` (as a user expression), answering callbacks; None if the
+        kernel did not answer within the time left or died."""
+        limit = self.timeout if self.timeout else 60
+        deadline = min(time.monotonic() + limit, self._deadline or float("inf"))
+        msg_id = self.kc.execute("", silent=True, store_history=False, allow_stdin=True,
+                                 user_expressions={"r": expression})
+        poller = zmq.asyncio.Poller()
+        shell, stdin = self.kc.shell_channel.socket, self.kc.stdin_channel.socket
+        poller.register(shell, zmq.POLLIN)
+        poller.register(stdin, zmq.POLLIN)
+        interrupted = False
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                if interrupted or not await ensure_async(self.km.is_alive()):
+                    return None
+                await ensure_async(self.km.interrupt_kernel())
+                interrupted, deadline = True, time.monotonic() + 5
+                continue
+            ready = dict(await poller.poll(timeout=min(left, 1.0) * 1000))
+            if stdin in ready:
+                request = await self.kc.get_stdin_msg(timeout=0)
+                self.kc.input(self._callback_answer(request, callbacks))
+            if shell in ready:
+                reply = await self.kc.get_shell_msg(timeout=0)
+                if reply.get("parent_header", {}).get("msg_id") == msg_id:
+                    return reply
+            elif not ready and not await ensure_async(self.km.is_alive()):
+                return None
+
+    @staticmethod
+    def _callback_answer(request, callbacks) -> str:
+        """Run the test's function the kernel asks for, with the arguments it sends; reply as JSON."""
+        prompt = request.get("content", {}).get("prompt", "")
+        if not isinstance(prompt, str) or not prompt.startswith(wire.CALLBACK_PROMPT):
+            return ""  # the student's own input(): there is no one to type
+        try:
+            asked = json.loads(prompt[len(wire.CALLBACK_PROMPT):])
+            function = callbacks[asked["id"]] if type(asked.get("id")) is int and 0 <= asked["id"] < len(callbacks) else None
+            if function is None:
+                return json.dumps({"raised": "no such function"})
+            args, kwargs = wire.decode(asked.get("args")), wire.decode(asked.get("kwargs"))
+            if not isinstance(args, list) or not isinstance(kwargs, dict) or not all(isinstance(k, str) for k in kwargs):
+                return json.dumps({"raised": "arguments that could not be read"})
+            return json.dumps({"result": wire.encode(function(*args, **kwargs))})
+        except Exception as err:  # noqa: BLE001 (reported to the student's code as an exception)
+            return json.dumps({"raised": f"{type(err).__name__}: {str(err)[:500]}"})
+
+    # -- the tests' side
+
+    _deadline = None
+
+    def _test_namespace(self, spec: LectureSpec) -> dict:
+        """The setup cells run here, then the student's names the tests use, read from the kernel."""
+        namespace = {"__name__": "__main__"}
+        with _quiet():
+            for source in spec.setup:
+                exec(compile(source, "<setup>", "exec"), namespace)  # noqa: S102 (the author's code)
+        wanted = sorted(spec.student_names & set().union(*map(used_names, spec.tests.values())))
+        self._missing = set()
+        try:
+            described = self.describe(wanted)
+        except StudentError as err:
+            self.log.warning("could not read the notebook's names: %s", err)
+            described = {}
+        for name in wanted:
+            entry = described.get(name) if isinstance(described, dict) else None
+            if not isinstance(entry, dict) or entry.get("missing"):
+                namespace.pop(name, None)
+                self._missing.add(name)
+            elif entry.get("function"):
+                namespace[name] = RemoteFunction(self, name)
+            else:
+                try:
+                    namespace[name] = wire.decode(entry.get("value"))
+                except (wire.WireError, ValueError, TypeError) as err:
+                    namespace[name] = wire.Unreadable(f"value that could not be read ({err})")
+        return namespace
+
+    def _run_test(self, grade_id: str, source: str, namespace: dict) -> list:
+        """Run one test cell here; its outputs: what it printed, and the error if it failed."""
+        printed = io.StringIO()
+        self._deadline = time.monotonic() + (self.timeout or 60)
+        error = None
+        try:
+            with contextlib.redirect_stdout(printed), _quiet_warnings():
+                exec(compile(source, f"<{grade_id}>", "exec"), namespace)  # noqa: S102 (the author's test)
+        except Exception as err:  # noqa: BLE001 (every failure of a test is reported)
+            error = self._explain(err, grade_id, source)
+        finally:
+            self._deadline = None
+        outputs = []
+        if printed.getvalue():
+            outputs.append(NotebookNode(output_type="stream", name="stdout", text=printed.getvalue()[:20_000]))
+        if error is not None:  # where it failed goes into the message: feedback shows only the message
+            ename, evalue, where = error
+            evalue = "\n".join([evalue, *where])
+            outputs.append(NotebookNode(output_type="error", ename=ename, evalue=evalue,
+                                        traceback=[f"{ename}: {evalue}"]))
+        return outputs
+
+    def _explain(self, err: Exception, grade_id: str, source: str):
+        """(ename, message, [where]) for a failed test, quoting no hidden line."""
+        frames = [f for f in traceback.extract_tb(err.__traceback__) if f.filename == f"<{grade_id}>"]
+        lineno = frames[-1].lineno if frames else None
+        if lineno is None:
+            where = []
+        elif lineno in hidden_lines(source):
+            where = ["(in a hidden test)"]
+        else:
+            where = [f"(in the test, line {lineno}: {source.splitlines()[lineno - 1].strip()})"]
+        if isinstance(err, NameError) and getattr(err, "name", None) in self._missing:
+            return ("NameError", f"your notebook does not define {err.name}: did its cell run without an "
+                                 "error, and does it keep the name the exercise gives?", where)
+        if isinstance(err, StudentError):
+            return (err.ename, str(err), where)
+        message = str(err) if not isinstance(err, AssertionError) or str(err) else "a check failed"
+        return (type(err).__name__, ANSI.sub("", message)[:4000], where)
+
+
+@contextlib.contextmanager
+def _quiet():
+    """The setup cells' prints, figures and warnings are of no use to grading."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    with contextlib.redirect_stdout(io.StringIO()), _quiet_warnings():
+        yield
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
+
+
+@contextlib.contextmanager
+def _quiet_warnings():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
