@@ -153,9 +153,10 @@ def grade_class(lecture: str, size: int, jobs: int, db_url: str | None, sandbox:
                     target = root / "submitted" / f"student{k:03d}" / lecture / path.name
                     target.parent.mkdir(parents=True, exist_ok=True)
                     nbformat.write(filled, target)
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), os.times()
             outcomes = grade.run(root, lecture=lecture, jobs=jobs, sandbox=sandbox, out=io.StringIO())
-            elapsed = time.perf_counter() - start
+            elapsed, after = time.perf_counter() - start, os.times()
+            used = sum(after[:4]) - sum(cpu[:4])  # this process and the graders and kernels it waited for
         finally:
             if env_before is None:
                 os.environ.pop("MLCOURSE_GRADEBOOK", None)
@@ -164,6 +165,7 @@ def grade_class(lecture: str, size: int, jobs: int, db_url: str | None, sandbox:
         bad = [o for o in outcomes if o.status != "graded" or o.score != o.max_score]
         if bad:
             print(f"  warning: {len(bad)} submission(s) not at full marks, e.g. {bad[0].submission.name}: {bad[0].why}")
+        print(f"    ({jobs} job(s): {used / elapsed:.2f} cores busy on average)")
         return elapsed / size
 
 

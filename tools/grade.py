@@ -8,9 +8,10 @@ For each folder submitted/<student>/<lecture>/ it
    notebooks are left out and reported (a missing notebook scores zero);
 2. skips it when neither the staged submission nor the lecture changed since it was last graded
    (unless --force), so re-running never redoes work or touches grades, manual scores included;
-3. runs `nbgrader autograde` for that one submission in its own process, with a log in
-   logs/autograde/<lecture>/<student>.log: the student's answers run in the sandboxed kernel
-   (tools/sandbox-kernel), the tests in nbgrader's process (tools/judge.py);
+3. runs `nbgrader autograde` on a batch of submissions of one lecture (up to BATCH, so that its
+   start-up is paid once a batch), with a log per submission in logs/autograde/<lecture>/<student>.log:
+   the student's answers run in the sandboxed kernel (tools/sandbox-kernel), the tests in nbgrader's
+   process (tools/judge.py). A submission the batch could not grade is graded again alone;
 4. prints progress, and at the end a table: graded, unchanged or failed, the autograded score,
    the points of written answers (graded, or still to grade by hand), and notes: what staging left
    out or put back, and test cells the student edited (from the log).
@@ -44,6 +45,7 @@ from course import ROOT, lectures, nbgrader, sync_gradebook  # noqa: E402
 SANDBOX_KERNEL = "mlcourse-sandbox"
 NOBODY = 65534  # the user the sandboxed kernel runs as
 SUBMISSION_TIMEOUT = 30 * 60  # seconds for one submission, all cells together, as a last resort
+BATCH = 10  # submissions graded by one nbgrader process at most
 
 
 @dataclass
@@ -321,26 +323,16 @@ def log_notes(log_path: Path) -> list[str]:
     return notes
 
 
-def grade_alone(root: Path, sub: Submission, sandbox: bool, force: bool) -> Outcome:
-    """grade_one, except that whatever goes wrong fails this submission only, with its reason."""
+def prepare(root: Path, sub: Submission, force: bool) -> Outcome | str:
+    """Stage a submission; its outcome if it is unchanged since it was graded, else its fingerprint."""
     start = time.perf_counter()
-    try:
-        return grade_one(root, sub, sandbox, force)
-    except Exception as err:  # a submission that breaks the grader must not stop the others
-        why = f"the grader failed on it: {type(err).__name__}: {shown(str(err))[:200]}"
-        return Outcome(sub, "failed", "; ".join([why, *sub.notes]), seconds=time.perf_counter() - start)
-
-
-def grade_one(root: Path, sub: Submission, sandbox: bool, force: bool) -> Outcome:
-    start = time.perf_counter()
-    url = gradebook_url(root)
     staged = stage(root, sub)
-    log_path = root / "logs" / "autograde" / sub.lecture / f"{sub.student}.log"
-    stamp_path = log_path.with_suffix(".fingerprint")
+    log_path = log_of(root, sub)
     log_path.parent.mkdir(parents=True, exist_ok=True)
     stamp = fingerprint(root, staged, sub.lecture)
+    stamp_path = log_path.with_suffix(".fingerprint")
     if not force and stamp_path.exists() and stamp_path.read_text() == stamp:
-        score, top, hand = scores(url, sub)
+        score, top, hand = scores(gradebook_url(root), sub)
         if score is not None:
             notes = "; ".join([*sub.notes, *log_notes(log_path)])
             return Outcome(sub, "unchanged", notes, score, top, hand, time.perf_counter() - start)
@@ -350,34 +342,87 @@ def grade_one(root: Path, sub: Submission, sandbox: bool, force: bool) -> Outcom
         for path in (root / "notebooks" / sub.lecture).glob("*.ipynb"):
             shutil.copy(path, staged / path.name)
         sub.notes.append("no gradable notebook: graded as an empty submission")
-    args = [
-        "autograde", sub.lecture, f"--student={sub.student}", "--force",
-        f"--CourseDirectory.submitted_directory={root / 'build' / 'grading'}",
-        f"--CourseDirectory.db_url={url}",
-    ]
-    with tempfile.TemporaryDirectory(prefix="mlcourse-ipc-") as ipc:
+    return stamp
+
+
+def log_of(root: Path, sub: Submission) -> Path:
+    return root / "logs" / "autograde" / sub.lecture / f"{sub.student}.log"
+
+
+def grade_batch(root: Path, batch: list[tuple[Submission, str]], sandbox: bool) -> list[Outcome]:
+    """Grade submissions of one lecture in one `nbgrader autograde` process (its start-up is paid
+    once); a submission the batch could not grade is graded again alone, and failures are its own."""
+    try:
+        outcomes = run_nbgrader(root, batch, sandbox)
+    except Exception as err:  # the grader itself failed: each submission gets its own try below
+        outcomes = [Outcome(sub, "failed", f"{type(err).__name__}: {shown(str(err))[:200]}") for sub, _ in batch]
+    if len(batch) > 1:
+        stamps = dict((sub.name, stamp) for sub, stamp in batch)
+        outcomes = [o if o.status != "failed" else grade_batch(root, [(o.submission, stamps[o.submission.name])],
+                                                                sandbox)[0] for o in outcomes]
+    return outcomes
+
+
+STUDENT_START = re.compile(r"Creating/updating student with ID '([^']+)'")
+
+
+def run_nbgrader(root: Path, batch: list[tuple[Submission, str]], sandbox: bool) -> list[Outcome]:
+    start = time.perf_counter()
+    url, lecture = gradebook_url(root), batch[0][0].lecture
+    with tempfile.TemporaryDirectory(prefix="mlcourse-batch-") as tmp:
+        folder = Path(tmp) / "submitted"  # only this batch's students, linked to their staged copies
+        folder.mkdir()
+        for sub, _ in batch:
+            (folder / sub.student).symlink_to(root / "build" / "grading" / sub.student)
+        args = ["autograde", lecture, "--force", f"--CourseDirectory.submitted_directory={folder}",
+                f"--CourseDirectory.db_url={url}"]
         if sandbox:
-            sockets = sandbox_sockets(Path(ipc))
+            (Path(tmp) / "ipc").mkdir()
+            sockets = sandbox_sockets(Path(tmp) / "ipc")
             args += [f"--ExecutePreprocessor.kernel_name={SANDBOX_KERNEL}", "--KernelManager.transport=ipc",
                      f"--KernelManager.ip={sockets}/kernel"]
+        log_path = Path(tmp) / "nbgrader.log"
         with open(log_path, "w") as log:
-            for note in sub.notes:  # what staging changed, before nbgrader's own lines
-                print(f"[staging] {note}", file=log, flush=True)
             try:
                 done = nbgrader(*args, root=root, check=False, stdout=log, stderr=subprocess.STDOUT,
-                                timeout=SUBMISSION_TIMEOUT)
-                failed = done.returncode != 0
-                why = f"nbgrader exited with {done.returncode}" if failed else ""
+                                timeout=SUBMISSION_TIMEOUT * len(batch))
+                why = f"nbgrader exited with {done.returncode}" if done.returncode else ""
             except subprocess.TimeoutExpired:
-                failed, why = True, f"took more than {SUBMISSION_TIMEOUT} s"
-    seconds = time.perf_counter() - start
-    if failed:
-        stamp_path.unlink(missing_ok=True)
-        last_error = [ln for ln in log_path.read_text(errors="replace").splitlines() if "ERROR" in ln][:1]
-        return Outcome(sub, "failed", "; ".join([why, *last_error, *sub.notes]), seconds=seconds)
-    stamp_path.write_text(stamp)
-    score, top, hand = scores(url, sub)
-    return Outcome(sub, "graded", "; ".join([*sub.notes, *log_notes(log_path)]), score, top, hand, seconds)
+                why = f"took more than {SUBMISSION_TIMEOUT * len(batch)} s"
+        parts = split_log(log_path.read_text(errors="replace"))
+    seconds = (time.perf_counter() - start) / len(batch)
+    outcomes = []
+    for sub, stamp in batch:
+        path = log_of(root, sub)
+        text = parts.get(sub.student, "")
+        path.write_text("".join(f"[staging] {note}\n" for note in sub.notes) + text)
+        # a batch that nbgrader did not finish is graded again, one submission at a time
+        failed = not text or "There was an error processing assignment" in text or bool(why)
+        if failed:
+            path.with_suffix(".fingerprint").unlink(missing_ok=True)
+            last_error = [ln for ln in text.splitlines() if "ERROR" in ln][:1]
+            outcomes.append(Outcome(sub, "failed", "; ".join([why or "not graded", *last_error, *sub.notes]),
+                                    seconds=seconds))
+            continue
+        path.with_suffix(".fingerprint").write_text(stamp)
+        score, top, hand = scores(url, sub)
+        outcomes.append(Outcome(sub, "graded", "; ".join([*sub.notes, *log_notes(path)]), score, top, hand, seconds))
+    return outcomes
+
+
+def split_log(text: str) -> dict[str, str]:
+    """nbgrader's log of a batch, cut into each student's part (lines before the first student go
+    to every part)."""
+    head, parts, current = [], {}, None
+    for line in text.splitlines(keepends=True):
+        if m := STUDENT_START.search(line):
+            current = m.group(1)
+            parts[current] = "".join(head)
+        if current is None:
+            head.append(line)
+        else:
+            parts[current] += line
+    return parts
 
 
 def sandbox_sockets(folder: Path) -> Path:
@@ -426,14 +471,32 @@ def run(root: Path, lecture=None, student=None, jobs=None, force=False, sandbox=
     sync_gradebook(sorted({s.lecture for s in subs}), root=root, db_url=url)
     add_students(url, sorted({s.student for s in subs}))
     print(f"grading {len(subs)} submission(s) with {jobs} job(s); logs in logs/autograde/", file=out, flush=True)
-    outcomes, start = [], time.perf_counter()
+    outcomes, start, todo = [], time.perf_counter(), []
+    for sub in subs:
+        try:
+            prepared = prepare(root, sub, force)
+        except Exception as err:  # a submission that breaks staging must not stop the others
+            prepared = Outcome(sub, "failed", f"the grader failed on it: {type(err).__name__}: {shown(str(err))[:200]}")
+        if isinstance(prepared, Outcome):
+            outcomes.append(prepared)
+        else:
+            todo.append((sub, prepared))
+    for k, o in enumerate(outcomes, 1):
+        print(f"[{k}/{len(subs)}] {o.submission.name}: {o.status}{points(o)}", file=out, flush=True)
+    # Batches of one lecture each, of even sizes, at least two per job: every job stays busy to the end.
+    batches = []
+    for lecture in sorted({s.lecture for s, _ in todo}):
+        items = [t for t in todo if t[0].lecture == lecture]
+        count = min(len(items), max(-(-len(items) // BATCH), 2 * jobs))
+        batches += [items[k * len(items) // count:(k + 1) * len(items) // count] for k in range(count)]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(grade_alone, root, s, sandbox, force) for s in subs]
-        for k, future in enumerate(as_completed(futures), 1):
-            o = future.result()
-            outcomes.append(o)
-            print(f"[{k}/{len(subs)}] {o.submission.name}: {o.status}{points(o)} ({o.seconds:.1f} s); "
-                  f"{len(subs) - k} left, {time.perf_counter() - start:.0f} s elapsed", file=out, flush=True)
+        futures = [pool.submit(grade_batch, root, batch, sandbox) for batch in batches]
+        for future in as_completed(futures):
+            for o in future.result():
+                outcomes.append(o)
+                k = len(outcomes)
+                print(f"[{k}/{len(subs)}] {o.submission.name}: {o.status}{points(o)} ({o.seconds:.1f} s); "
+                      f"{len(subs) - k} left, {time.perf_counter() - start:.0f} s elapsed", file=out, flush=True)
     summary(outcomes, problems, out)
     return outcomes
 

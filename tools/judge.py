@@ -246,6 +246,8 @@ class Judge(Execute):
     """nbgrader's Execute replaced: see the module's docstring."""
 
     course_root = Unicode("", help="the course folder (with solutions/ and lib/)").tag(config=True)
+    # The kernel is done with once the tests have run: kill it rather than wait for it to shut down.
+    shutdown_kernel = Unicode("immediate").tag(config=True)
 
     def preprocess(self, nb, resources, km=None):
         from nbclient import NotebookClient
