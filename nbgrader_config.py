@@ -12,7 +12,7 @@ from nbgrader.preprocessors import (  # noqa: E402
 )
 from judge import Judge  # noqa: E402
 from nbgrader_ext import ExplainedOverwriteCells, FeedbackExporter, HideHiddenTests  # noqa: E402
-from release_ext import TagRaisesException  # noqa: E402
+from release_ext import NameWhatGradingLacks, TagRaisesException  # noqa: E402
 from sanitize_ext import SanitizeStudentContent  # noqa: E402
 
 c = get_config()  # noqa: F821 (provided by nbgrader)
@@ -38,7 +38,7 @@ from nbgrader.preprocessors import (  # noqa: E402
 
 c.GenerateAssignment.preprocessors = [
     IncludeHeaderFooter, InstantiateTests, LockCells, ClearSolutions, ClearOutput, CheckCellMetadata,
-    ComputeChecksums, SaveCells, ClearHiddenTests, ClearMarkScheme, TagRaisesException,
+    ComputeChecksums, SaveCells, ClearHiddenTests, ClearMarkScheme, TagRaisesException, NameWhatGradingLacks,
     ComputeChecksums, CheckCellMetadata,
 ]
 

@@ -117,8 +117,20 @@ def test_release_steps_are_nbgraders_own_plus_the_tagging():
     config = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config()
     ours = [p.__name__ for p in config.GenerateAssignment.preprocessors]
     default = [p.__name__ for p in GenerateAssignment(config=Config()).preprocessors]
-    assert [p for p in ours if p != "TagRaisesException"] == default
+    assert [p for p in ours if p not in ("TagRaisesException", "NameWhatGradingLacks")] == default
     assert ours.index("TagRaisesException") > ours.index("ClearHiddenTests")
+
+
+@pytest.mark.parametrize("name", LECTURES)
+def test_the_release_names_what_grading_lacks(name):
+    """A student learns before handing in that an answer may not call these (tools/judge.py)."""
+    for path in (ROOT / "solutions" / name).glob("*.ipynb"):
+        lacks = load(path)["metadata"]["mlcourse"]["kernel_lacks"]
+        first = "".join(next(c for c in load(ROOT / "notebooks" / name / path.name)["cells"]
+                             if c["cell_type"] == "markdown")["source"])
+        assert "When your work is graded" in first, f"{name}: the first cell does not say what grading lacks"
+        for target in lacks:
+            assert f"`{target.removeprefix('mlcourse.')}`" in first, f"{name}: {target} is not named"
 
 
 def test_notation_table_is_released_and_linked_from_every_lecture():
