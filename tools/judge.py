@@ -233,10 +233,11 @@ class RemoteFunction:
 
 def format_raised(name: str, raised: dict) -> str:
     where = "".join(f"\n    in {w}" for w in raised.get("where", [])[-3:] if isinstance(w, str))
+    # (shown after the exception's name: "NotImplementedError: your perceptron_step(...) raised it: ...")
     ename, evalue = str(raised.get("ename"))[:100], str(raised.get("evalue", ""))
     if ename == "NotImplementedError" and not evalue:
-        return f"calling {name}(...) raised NotImplementedError: the exercise is not done yet{where}"
-    return f"calling {name}(...) raised {ename}" + (f": {evalue}" if evalue else "") + where
+        evalue = "the exercise is not done yet"
+    return f"your {name}(...) raised it" + (f": {evalue}" if evalue else "") + where
 
 
 # ----------------------------------------------------------------------------- the preprocessor
