@@ -249,6 +249,7 @@ class Judge(Execute):
     course_root = Unicode("", help="the course folder (with solutions/ and lib/)").tag(config=True)
     # The kernel is done with once the tests have run: kill it rather than wait for it to shut down.
     shutdown_kernel = Unicode("immediate").tag(config=True)
+    _deadline = None  # while a test runs: when its time is up (all its calls together)
 
     def preprocess(self, nb, resources, km=None):
         from nbclient import NotebookClient
@@ -317,9 +318,6 @@ class Judge(Execute):
         code = (f"exec({source!r}, __j := {{'__name__': '__mlcourse_judge_wire__'}})\n"
                 "__mlcourse_judge__ = __j['KernelSide'](get_ipython().user_ns, get_ipython().kernel.raw_input)\n"
                 "del __j\n")
-        self._execute_silently(code)
-
-    def _execute_silently(self, code: str) -> None:
         self._run_quietly(code, store_history=False)
 
     def _run_quietly(self, source: str, store_history: bool = True) -> None:
@@ -481,8 +479,6 @@ class Judge(Execute):
             return json.dumps({"raised": f"{type(err).__name__}: {str(err)[:500]}"})
 
     # -- the tests' side
-
-    _deadline = None
 
     def _test_namespace(self, spec: LectureSpec) -> dict:
         """The setup cells run here, then the student's names the tests use, read from the kernel."""
