@@ -214,3 +214,27 @@ def test_random_covariance_is_symmetric_positive_definite_and_seeded():
         data.random_covariance(0, rng=0)
     with pytest.raises(ValueError, match="ridge must be a finite number > 0"):
         data.random_covariance(2, rng=0, ridge=0.0)
+
+
+# --------------------------------------------------------------------------- real data
+
+
+@pytest.mark.parametrize("name", ["load_wine", "load_breast_cancer", "load_iris"])
+def test_real_data_equal_scikit_learns_loaders(name):
+    import sklearn.datasets
+
+    ours, theirs = getattr(data, name)(), getattr(sklearn.datasets, name)()
+    np.testing.assert_array_equal(ours.X, theirs.data)
+    np.testing.assert_array_equal(ours.y, theirs.target)
+    assert ours.y.dtype.kind == "i"
+    assert list(ours.feature_names) == [str(f) for f in theirs.feature_names]
+    assert list(ours.target_names) == [str(t) for t in theirs.target_names]
+
+
+def test_real_data_loaders_do_not_import_scikit_learn():
+    import subprocess
+    import sys
+
+    code = "import sys; from mlcourse import data; data.load_wine(); print('sklearn' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

@@ -13,7 +13,7 @@ from matplotlib.collections import PathCollection  # noqa: E402
 from matplotlib.colors import to_rgba  # noqa: E402
 from matplotlib.contour import ContourSet  # noqa: E402
 
-from mlcourse import data, perceptron, plotting, widgets  # noqa: E402
+from mlcourse import bayes, data, perceptron, plotting, widgets  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -68,7 +68,7 @@ def test_plot_points_names_the_axes_and_keeps_markers_off_the_frame():
 
 
 @pytest.mark.parametrize("build", ["perceptron_stepper", "polynomial_explorer", "likelihood_explorer",
-                                   "bayes_explorer"])
+                                   "bayes_explorer", "knn_explorer"])
 def test_every_control_label_is_shown_whole(build):
     """ipywidgets cuts a description longer than its default width ("sample se..."); 'initial' fits it."""
     box = getattr(widgets, build)()
@@ -249,3 +249,34 @@ def test_perceptron_stepper_builds_and_follows_the_margin_slider():
     seed.value = 7
     expected, _ = _independent_run(round(gamma.value, 3), 7)
     assert step.max == max(expected, 1)
+
+
+# --------------------------------------------------------------------------- lecture 05
+
+
+@pytest.mark.parametrize("k, p, n", [(1, 2.0, 50), (15, 1.0, 200), (199, float("inf"), 100)])
+def test_draw_knn_explorer_reports_the_errors_of_an_independent_knn(k, p, n):
+    from sklearn.neighbors import KNeighborsClassifier
+
+    X, y, X_test, y_test = widgets._knn_sample(n, 3)
+    train_err, test_err = widgets.draw_knn_explorer(k, p, n, seed=3, resolution=20)
+    plt.close("all")
+    k = min(k, n)
+    if k % 2 == 1:  # an odd vote of two labels cannot tie, so scikit-learn's rule is the course's
+        model = KNeighborsClassifier(n_neighbors=k, p=p, algorithm="brute").fit(X, y)
+        assert test_err == pytest.approx(np.mean(model.predict(X_test) != y_test))
+        assert train_err == pytest.approx(np.mean(model.predict(X) != y))
+    assert k > 1 or train_err == 0.0
+
+
+def test_knn_reference_errors_obey_cover_and_hart():
+    r_star, r_1nn = widgets._knn_reference()
+    model = widgets.knn_classes()
+    assert r_star == pytest.approx(bayes.bayes_error_gaussian(model), abs=1e-4)
+    assert r_star < r_1nn < 2 * r_star * (1 - r_star)
+    rng = np.random.default_rng(0)  # Monte Carlo of E[2 eta (1 - eta)]
+    X, _ = data.sample_gaussian_classes(model, 200_000, rng)
+    from mlcourse import mle
+
+    eta = np.exp(mle.log_posterior(model, X))[:, 1]
+    assert r_1nn == pytest.approx(np.mean(2 * eta * (1 - eta)), abs=3e-3)

@@ -7,6 +7,7 @@ gives the same data.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -210,3 +211,65 @@ def sample_gaussian_classes(model, n: int, rng):
     chol = np.linalg.cholesky(covs)  # (K, d, d)
     X = means[k] + np.einsum("nij,nj->ni", chol[k], z)
     return X, classes[k]
+
+
+# --------------------------------------------------------------------------- real data (lecture 05 on)
+
+
+@dataclass(frozen=True)
+class RealData:
+    """A real data set: ``X`` (n, d) floats, ``y`` (n,) integer classes ``0, ..., K - 1``, the names
+    of the features and of the classes, and where the file came from."""
+
+    X: np.ndarray
+    y: np.ndarray
+    feature_names: tuple
+    target_names: tuple
+    source: str
+
+
+_WINE_FEATURES = ("alcohol", "malic_acid", "ash", "alcalinity_of_ash", "magnesium", "total_phenols",
+                  "flavanoids", "nonflavanoid_phenols", "proanthocyanins", "color_intensity", "hue",
+                  "od280/od315_of_diluted_wines", "proline")
+_CANCER_BASE = ("radius", "texture", "perimeter", "area", "smoothness", "compactness", "concavity",
+                "concave points", "symmetry", "fractal dimension")
+_CANCER_FEATURES = (tuple(f"mean {name}" for name in _CANCER_BASE) + tuple(f"{name} error" for name in _CANCER_BASE)
+                    + tuple(f"worst {name}" for name in _CANCER_BASE))
+_IRIS_FEATURES = ("sepal length (cm)", "sepal width (cm)", "petal length (cm)", "petal width (cm)")
+
+
+def _shipped_csv(file: str, feature_names: tuple) -> RealData:
+    """Read one of the CSV files that ship inside scikit-learn without importing scikit-learn (its
+    import alone takes longer than a lecture may). The first line holds n, d and the class names;
+    each row then holds d features and the class."""
+    from importlib.util import find_spec
+
+    spec = find_spec("sklearn")
+    if spec is None or spec.origin is None:
+        raise ModuleNotFoundError("the real data sets ship inside scikit-learn, which is not installed "
+                                  "(run `make lab` or `make setup` to install the course's packages)")
+    path = Path(spec.origin).parent / "datasets" / "data" / file
+    with open(path) as f:
+        header = f.readline().strip().split(",")
+        table = np.loadtxt(f, delimiter=",", ndmin=2)
+    n, d = int(header[0]), int(header[1])
+    if table.shape != (n, d + 1) or len(feature_names) != d:
+        raise ValueError(f"{path} holds a table of shape {table.shape}, expected ({n}, {d + 1}): a "
+                         "scikit-learn version this course does not know")
+    return RealData(table[:, :d], table[:, d].astype(int), feature_names, tuple(header[2:]), str(path))
+
+
+def load_wine() -> RealData:
+    """The wine data (178 wines from three cultivars, 13 chemical measurements whose scales differ by
+    orders of magnitude: proline is in the hundreds, hue near 1), as scikit-learn ships it."""
+    return _shipped_csv("wine_data.csv", _WINE_FEATURES)
+
+
+def load_breast_cancer() -> RealData:
+    """The Wisconsin breast cancer data (569 tumours, 30 features; class 0 malignant, 1 benign)."""
+    return _shipped_csv("breast_cancer.csv", _CANCER_FEATURES)
+
+
+def load_iris() -> RealData:
+    """Fisher's iris data (150 flowers, 4 measurements in cm, three species)."""
+    return _shipped_csv("iris.csv", _IRIS_FEATURES)

@@ -1,0 +1,320 @@
+"""Lecture 05: distances, the k-nearest-neighbour rule, and k-d trees.
+
+Conventions of the lecture:
+
+* points are rows: ``X_train`` (n, d), queries ``X_query`` (m, d); labels are integers of any
+  values (``0, ..., K - 1`` on the real data sets, ``-1, +1`` on the synthetic ones);
+* the **Minkowski distance** ``||x - z||_p = (sum_j |x_j - z_j|^p)^(1/p)``, ``p = np.inf`` the
+  largest coordinate difference. It is a metric for ``p >= 1``; for ``0 < p < 1`` the same formula
+  breaks the triangle inequality;
+* **ties**: training points at the same distance are taken in their order in the sample (the
+  earlier first, a stable sort); a tied vote goes to the **larger** label, the course's rule;
+* a **k-d tree** splits a cell with more than ``leaf_size`` points on the coordinate of largest
+  spread (``max - min``, ties to the smaller coordinate) at its median: the first ``n_cell // 2``
+  points in sorted order go left, and the threshold is the midpoint of the two values at the cut,
+  so every left point has ``x_j <= threshold <= x_j`` of every right point.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._checks import argmax_ties_to_largest, as_matrix, positive_int
+
+# --------------------------------------------------------------------------- distances
+
+
+def _pair(A, B, names=("A", "B")):
+    A, B = as_matrix(A, names[0]), as_matrix(B, names[1])
+    if A.shape[1] != B.shape[1]:
+        raise ValueError(f"{names[0]} has shape {A.shape} and {names[1]} has shape {B.shape}: the points "
+                         "must have the same dimension d (the same number of columns)")
+    return A, B
+
+
+def _exponent(p) -> float:
+    if isinstance(p, bool) or not isinstance(p, (int, float, np.integer, np.floating)):
+        raise TypeError(f"p must be a number > 0 or np.inf; got {type(p).__name__}")
+    if not p > 0:
+        raise ValueError(f"p must be > 0 (or np.inf); got {p}")
+    return float(p)
+
+
+def squared_distances(A, B) -> np.ndarray:
+    """``D[i, j] = ||A[i] - B[j]||^2`` by one matrix product, ``||a||^2 - 2 a.b + ||b||^2``.
+
+    Both sets are first moved near the mean of ``B`` (distances do not change; the terms that cancel
+    become small, and so does their rounding error), and the result is clipped at 0. The centre is
+    the mean rounded to a power of two near the spread of ``B``, so that on data of small integers
+    (or any grid of such powers) every step is exact and equal distances stay exactly equal: the
+    tie rule then sees the ties.
+
+    >>> squared_distances([[0.0, 0.0], [1.0, 0.0]], [[3.0, 4.0]])
+    array([[25.],
+           [20.]])
+    """
+    A, B = _pair(A, B)
+    centre = _centre(B)
+    A, B = A - centre, B - centre
+    D = (A * A).sum(axis=1)[:, None] - 2.0 * (A @ B.T) + (B * B).sum(axis=1)[None, :]
+    return np.maximum(D, 0.0)
+
+
+def _centre(B) -> np.ndarray:
+    spread = B.std(axis=0)
+    unit = 2.0 ** np.floor(np.log2(np.where(spread > 0, spread, 1.0)))
+    return np.round(B.mean(axis=0) / unit) * unit
+
+
+def minkowski_distances(A, B, p=2.0) -> np.ndarray:
+    """``D[i, j] = ||A[i] - B[j]||_p`` for ``p > 0`` or ``p = np.inf`` (not a metric for ``p < 1``).
+
+    >>> minkowski_distances([[0.0, 0.0]], [[3.0, 4.0]], p=1)
+    array([[7.]])
+    >>> minkowski_distances([[0.0, 0.0]], [[3.0, 4.0]], p=np.inf)
+    array([[4.]])
+    """
+    A, B = _pair(A, B)
+    p = _exponent(p)
+    if p == 2.0:
+        return np.sqrt(squared_distances(A, B))
+    diff = np.abs(A[:, None, :] - B[None, :, :])
+    if np.isinf(p):
+        return diff.max(axis=2)
+    if p == 1.0:
+        return diff.sum(axis=2)
+    return (diff ** p).sum(axis=2) ** (1.0 / p)
+
+
+def cosine_similarity(A, B) -> np.ndarray:
+    """``S[i, j] = A[i] . B[j] / (||A[i]|| ||B[j]||)``; a zero row has no direction and is an error.
+
+    >>> cosine_similarity([[1.0, 0.0]], [[2.0, 0.0], [0.0, 5.0]])
+    array([[1., 0.]])
+    """
+    A, B = _pair(A, B)
+    norms = []
+    for name, M in (("A", A), ("B", B)):
+        n = np.linalg.norm(M, axis=1)
+        if np.any(n == 0):
+            raise ValueError(f"{name} has a zero row (row {int(np.flatnonzero(n == 0)[0])}): the cosine of a "
+                             "zero vector is not defined")
+        norms.append(n)
+    return np.clip((A @ B.T) / norms[0][:, None] / norms[1][None, :], -1.0, 1.0)
+
+
+def standardise(X_train, X_other):
+    """``(Z_train, Z_other)``: both arrays with the column means of ``X_train`` subtracted and divided by
+    its column standard deviations (``np.std``), or by 1 where a column of ``X_train`` is constant.
+
+    >>> standardise(np.array([[1.0, 5.0], [3.0, 5.0]]), np.array([[2.0, 6.0]]))[1]
+    array([[0., 1.]])
+    """
+    X_train, X_other = _pair(X_train, X_other, ("X_train", "X_other"))
+    mean, sd = X_train.mean(axis=0), X_train.std(axis=0)
+    sd = np.where(sd > 0, sd, 1.0)
+    return (X_train - mean) / sd, (X_other - mean) / sd
+
+
+# --------------------------------------------------------------------------- k-NN
+
+
+def _train_query(X_train, X_query, k):
+    X_train, X_query = _pair(X_train, X_query, ("X_train", "X_query"))
+    k = positive_int(k, "k")
+    if k > len(X_train):
+        raise ValueError(f"k = {k} is larger than the number of training points, {len(X_train)}")
+    return X_train, X_query, k
+
+
+def nearest_neighbours(X_train, X_query, k=1, p=2.0) -> np.ndarray:
+    """Indices (m, k) of the ``k`` training points nearest to each query, nearer first; points at the
+    same distance in the order of ``X_train`` (exactly a stable argsort of each row, first k).
+
+    >>> nearest_neighbours([[0.0], [2.0], [-2.0]], [[1.0]], k=2)
+    array([[0, 1]])
+    """
+    X_train, X_query, k = _train_query(X_train, X_query, k)
+    p = _exponent(p)
+    D = squared_distances(X_query, X_train) if p == 2.0 else minkowski_distances(X_query, X_train, p)
+    n = D.shape[1]
+    if k == n:
+        return np.argsort(D, axis=1, kind="stable")
+    # the k-th smallest distance of each row; every point strictly nearer is in, and the points at
+    # exactly that distance fill the remaining places in index order
+    kth = np.partition(D, k - 1, axis=1)[:, k - 1:k]
+    candidates = D <= kth
+    rank = np.cumsum(D == kth, axis=1)
+    n_closer = (D < kth).sum(axis=1, keepdims=True)
+    keep = (D < kth) | (candidates & (rank <= k - n_closer))
+    rows, cols = np.nonzero(keep)                         # k per row, in index order
+    cols = cols.reshape(len(D), k)
+    return np.take_along_axis(cols, np.argsort(np.take_along_axis(D, cols, axis=1), axis=1, kind="stable"), axis=1)
+
+
+def knn_predict(X_train, y_train, X_query, k=1, p=2.0) -> np.ndarray:
+    """The k-NN rule: the most frequent label among the ``k`` nearest training points; a tied vote
+    goes to the larger label.
+
+    >>> knn_predict([[0.0], [2.0], [-2.0], [4.0]], [0, 1, 0, 1], [[1.0]], k=2)
+    array([1])
+    """
+    X_train, X_query, k = _train_query(X_train, X_query, k)
+    y_train = _labels(y_train, len(X_train))
+    labels, code = np.unique(y_train, return_inverse=True)
+    nearest = nearest_neighbours(X_train, X_query, k, p)
+    votes = np.zeros((len(X_query), len(labels)), dtype=int)
+    np.add.at(votes, (np.repeat(np.arange(len(X_query)), k), code[nearest].ravel()), 1)
+    return labels[argmax_ties_to_largest(votes)]
+
+
+def knn_error(X_train, y_train, X_test, y_test, k=1, p=2.0) -> float:
+    """The fraction of ``X_test`` that the k-NN rule of ``(X_train, y_train)`` misclassifies."""
+    X_test = as_matrix(X_test, "X_test")
+    y_test = _labels(y_test, len(X_test), "y_test")
+    return float(np.mean(knn_predict(X_train, y_train, X_test, k, p) != y_test))
+
+
+def _labels(y, n, name="y_train"):
+    y = np.asarray(y)
+    if y.shape != (n,):
+        raise ValueError(f"{name} has shape {y.shape}, expected ({n},): one label per point")
+    if y.dtype.kind not in "iub" and not (y.dtype.kind == "f" and np.all(y == np.round(y))):
+        raise ValueError(f"{name} must hold integer labels; got dtype {y.dtype}")
+    return y.astype(int)
+
+
+# --------------------------------------------------------------------------- k-d trees
+
+
+@dataclass(frozen=True)
+class KDTree:
+    """A k-d tree over ``points`` (n, d), stored flat, one entry per node (node 0 is the root).
+
+    A node holds the points ``order[start:stop]`` (indices into ``points``). An inner node splits
+    coordinate ``split_dim`` at ``split_value``: its children ``left`` and ``right`` hold the first
+    ``(stop - start) // 2`` and the rest of its points sorted on that coordinate. A leaf has
+    ``left = right = split_dim = -1`` and ``split_value = nan``.
+    """
+
+    points: np.ndarray
+    order: np.ndarray
+    split_dim: np.ndarray
+    split_value: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    start: np.ndarray
+    stop: np.ndarray
+    leaf_size: int
+
+
+@dataclass(frozen=True)
+class KDSearch:
+    """The result of one search: the ``index`` (into the tree's points) of the point found, its
+    Euclidean ``distance`` to the query, how many point-to-query distances were computed, and how
+    many leaves were visited."""
+
+    index: int
+    distance: float
+    n_distances: int
+    n_leaves: int
+
+
+def build_kd_tree(X, leaf_size=1) -> KDTree:
+    """Build a k-d tree: split on the coordinate of largest spread at its median until cells hold at
+    most ``leaf_size`` points (or all their points are equal).
+
+    >>> tree = build_kd_tree(np.array([[0.0, 0.0], [0.2, 1.0], [0.4, 0.0], [1.0, 0.0]]), leaf_size=2)
+    >>> int(tree.split_dim[0]), float(tree.split_value[0])
+    (0, 0.30000000000000004)
+    """
+    X = as_matrix(X, "X")
+    leaf_size = positive_int(leaf_size, "leaf_size")
+    order = np.arange(len(X))
+    nodes = []                                    # [dim, value, left, right, start, stop]
+
+    def grow(start, stop):
+        node = len(nodes)
+        nodes.append([-1, np.nan, -1, -1, start, stop])
+        idx = order[start:stop]
+        if stop - start <= leaf_size:
+            return node
+        spread = X[idx].max(axis=0) - X[idx].min(axis=0)
+        dim = int(np.argmax(spread))
+        if spread[dim] == 0:                      # all points equal: nothing to split
+            return node
+        sorted_idx = idx[np.argsort(X[idx, dim], kind="stable")]
+        order[start:stop] = sorted_idx
+        cut = start + (stop - start) // 2
+        value = (X[order[cut - 1], dim] + X[order[cut], dim]) / 2
+        nodes[node][:2] = [dim, value]
+        nodes[node][2] = grow(start, cut)
+        nodes[node][3] = grow(cut, stop)
+        return node
+
+    grow(0, len(X))
+    table = np.array(nodes, dtype=float)
+    as_int = lambda col: table[:, col].astype(int)
+    return KDTree(X, order, as_int(0), table[:, 1], as_int(2), as_int(3), as_int(4), as_int(5), leaf_size)
+
+
+def _leaf_best(tree, node, q, best):
+    idx = tree.order[tree.start[node]:tree.stop[node]]
+    dist = np.sqrt(((tree.points[idx] - q) ** 2).sum(axis=1))
+    i = int(np.lexsort((idx, dist))[0])           # nearest, ties to the smaller index
+    if (dist[i], idx[i]) < (best[1], best[0]):
+        best = (int(idx[i]), float(dist[i]))
+    return best, len(idx)
+
+
+def _query_point(tree, q):
+    q = np.asarray(q, dtype=float)
+    if q.shape != (tree.points.shape[1],):
+        raise ValueError(f"the query has shape {q.shape}, expected ({tree.points.shape[1]},) like the tree's points")
+    return q
+
+
+def kd_nearest(tree: KDTree, q) -> KDSearch:
+    """Exact nearest neighbour of ``q`` with backtracking: the near child first, the far child only if
+    ``|q[dim] - split_value| <`` the best distance so far (or equal, so that a tie at the split goes
+    to the smaller index, as brute force gives it)."""
+    q = _query_point(tree, q)
+    best, counts = (-1, np.inf), [0, 0]
+
+    def visit(node):
+        nonlocal best
+        if tree.left[node] < 0:
+            best, n = _leaf_best(tree, node, q, best)
+            counts[0] += n
+            counts[1] += 1
+            return
+        gap = q[tree.split_dim[node]] - tree.split_value[node]
+        near, far = (tree.left[node], tree.right[node]) if gap <= 0 else (tree.right[node], tree.left[node])
+        visit(near)
+        if abs(gap) <= best[1]:
+            visit(far)
+
+    visit(0)
+    return KDSearch(best[0], best[1], counts[0], counts[1])
+
+
+def kd_descend(tree: KDTree, q) -> KDSearch:
+    """The "descend only" search: down to the leaf whose cell holds ``q``, and the nearest point of
+    that leaf. Fast, but it can miss the true nearest neighbour (lecture 05 shows when)."""
+    q = _query_point(tree, q)
+    node = 0
+    while tree.left[node] >= 0:
+        node = tree.left[node] if q[tree.split_dim[node]] <= tree.split_value[node] else tree.right[node]
+    best, n = _leaf_best(tree, node, q, (-1, np.inf))
+    return KDSearch(best[0], best[1], n, 1)
+
+
+def kd_query(tree: KDTree, Q, exact=True):
+    """Search every row of ``Q``: arrays ``(index, distance, n_distances)``, each of shape (m,)."""
+    Q = as_matrix(Q, "Q")
+    search = kd_nearest if exact else kd_descend
+    found = [search(tree, q) for q in Q]
+    return (np.array([f.index for f in found]), np.array([f.distance for f in found]),
+            np.array([f.n_distances for f in found]))
