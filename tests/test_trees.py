@@ -151,6 +151,16 @@ def test_a_full_tree_fits_its_training_data_and_ties_go_to_the_larger_label():
     assert "<=" in text and "class" in text
 
 
+def test_a_tree_cut_at_a_depth_predicts_like_a_tree_grown_to_that_depth():
+    rng = np.random.default_rng(6)
+    X, y = rng.normal(size=(300, 4)), rng.integers(0, 3, size=300)
+    full = trees.fit_tree(X, y, criterion="entropy", min_samples_leaf=2)
+    Q = rng.normal(size=(200, 4))
+    for depth in range(1, full.max_depth + 2):
+        limited = trees.fit_tree(X, y, criterion="entropy", min_samples_leaf=2, max_depth=depth)
+        np.testing.assert_array_equal(trees.predict_tree(full, Q, max_depth=depth), trees.predict_tree(limited, Q))
+
+
 @pytest.mark.parametrize("call, pattern", [
     (lambda: trees.impurity([1, 2], "misclassification"), r"criterion must be one of"),
     (lambda: trees.impurity([-1, 2]), r"counts >= 0"),

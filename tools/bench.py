@@ -3,7 +3,9 @@
 1. Each solution notebook's run time in a fresh kernel, against the floor: a fresh kernel that only
    imports NumPy and Matplotlib.
 2. The library's perceptron against scikit-learn's `Perceptron` on the same data, same epochs; the
-   generative classifiers of lectures 03 and 04 against `QuadraticDiscriminantAnalysis` and `BernoulliNB`.
+   generative classifiers of lectures 03 and 04 against `QuadraticDiscriminantAnalysis` and `BernoulliNB`;
+   lecture 05's k-NN, k-d tree and decision tree against `KNeighborsClassifier`, `KDTree` and
+   `DecisionTreeClassifier`.
 3. Grading: the start-up of one nbgrader command (plain, and as the course runs it), and a
    synthetic class graded sequentially (seconds per submission, and as a multiple of the floor),
    with 2 jobs on SQLite and on PostgreSQL (when one is reachable through MLCOURSE_GRADEBOOK or
@@ -99,6 +101,36 @@ def bench_generative() -> None:
         ours = best_of(lambda: bayes.predict_naive_bayes(bayes.fit_naive_bayes(X, y, alpha=1.0), X))
         theirs = best_of(lambda: BernoulliNB(alpha=1.0).fit(X, y).predict(X))
         print(f"{'naive Bayes (lecture 04) / BernoulliNB':<40} {n:>6} {d:>4} {ours:>11.4f} {theirs:>10.4f} {ours / theirs:>7.1f}")
+
+
+def bench_neighbours_and_trees() -> None:
+    """Lecture 05: brute-force k-NN against KNeighborsClassifier(algorithm="brute") (goal within 2x),
+    the k-d tree against scikit-learn's KDTree (reported), tree fitting against DecisionTreeClassifier
+    (goal within 5x)."""
+    from sklearn.neighbors import KDTree, KNeighborsClassifier
+    from sklearn.tree import DecisionTreeClassifier
+
+    from mlcourse import neighbours, trees
+
+    rng = np.random.default_rng(0)
+    print("\nlecture 05 against scikit-learn, same data (best of 5; goals: k-NN <= 2x, trees <= 5x)")
+    print(f"{'what':<44} {'n':>6} {'d':>4} {'mlcourse s':>11} {'sklearn s':>10} {'ratio':>7}")
+    n, d = 10_000, 20
+    X, Q = rng.normal(size=(n, d)), rng.normal(size=(1000, d))
+    y = (X[:, 0] + rng.normal(size=n) > 0).astype(int)
+    ours = best_of(lambda: neighbours.knn_predict(X, y, Q, k=5))
+    theirs = best_of(lambda: KNeighborsClassifier(n_neighbors=5, algorithm="brute").fit(X, y).predict(Q))
+    print(f"{'5-NN predict, 1000 queries (brute force)':<44} {n:>6} {d:>4} {ours:>11.4f} {theirs:>10.4f} {ours / theirs:>7.1f}")
+    Xk, Qk = rng.uniform(size=(n, 3)), rng.uniform(size=(200, 3))
+    ours = best_of(lambda: neighbours.kd_query(neighbours.build_kd_tree(Xk, leaf_size=16), Qk), 3)
+    theirs = best_of(lambda: KDTree(Xk, leaf_size=16).query(Qk, k=1), 3)
+    print(f"{'k-d tree build + 200 queries (reported)':<44} {n:>6} {3:>4} {ours:>11.4f} {theirs:>10.4f} {ours / theirs:>7.1f}")
+    for n in (1000, 10_000):
+        X = rng.normal(size=(n, 10))
+        y = np.argmax(X[:, :3] + rng.normal(size=(n, 3)), axis=1)
+        ours = best_of(lambda: trees.fit_tree(X, y, criterion="gini"), 3)
+        theirs = best_of(lambda: DecisionTreeClassifier(criterion="gini").fit(X, y), 3)
+        print(f"{'tree fit, no depth limit':<44} {n:>6} {10:>4} {ours:>11.4f} {theirs:>10.4f} {ours / theirs:>7.1f}")
 
 
 def bench_startup() -> None:
@@ -212,6 +244,7 @@ def main() -> None:
         return
     bench_perceptron()
     bench_generative()
+    bench_neighbours_and_trees()
     bench_startup()
     if not args.skip_grading:
         bench_grading(args.lecture, args.class_size, floor, args.big_class)

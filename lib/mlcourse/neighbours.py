@@ -58,8 +58,11 @@ def squared_distances(A, B) -> np.ndarray:
     A, B = _pair(A, B)
     centre = _centre(B)
     A, B = A - centre, B - centre
-    D = (A * A).sum(axis=1)[:, None] - 2.0 * (A @ B.T) + (B * B).sum(axis=1)[None, :]
-    return np.maximum(D, 0.0)
+    D = A @ B.T                                   # in place from here: one (m, n) array in all
+    D *= -2.0
+    D += (A * A).sum(axis=1)[:, None]
+    D += (B * B).sum(axis=1)[None, :]
+    return np.maximum(D, 0.0, out=D)
 
 
 def _centre(B) -> np.ndarray:
@@ -139,19 +142,18 @@ def nearest_neighbours(X_train, X_query, k=1, p=2.0) -> np.ndarray:
     X_train, X_query, k = _train_query(X_train, X_query, k)
     p = _exponent(p)
     D = squared_distances(X_query, X_train) if p == 2.0 else minkowski_distances(X_query, X_train, p)
-    n = D.shape[1]
-    if k == n:
+    if k == D.shape[1]:
         return np.argsort(D, axis=1, kind="stable")
-    # the k-th smallest distance of each row; every point strictly nearer is in, and the points at
-    # exactly that distance fill the remaining places in index order
-    kth = np.partition(D, k - 1, axis=1)[:, k - 1:k]
-    candidates = D <= kth
-    rank = np.cumsum(D == kth, axis=1)
-    n_closer = (D < kth).sum(axis=1, keepdims=True)
-    keep = (D < kth) | (candidates & (rank <= k - n_closer))
-    rows, cols = np.nonzero(keep)                         # k per row, in index order
-    cols = cols.reshape(len(D), k)
-    return np.take_along_axis(cols, np.argsort(np.take_along_axis(D, cols, axis=1), axis=1, kind="stable"), axis=1)
+    # the k nearest in any order, then, in index order, sorted stably by distance
+    chosen = np.sort(np.argpartition(D, k - 1, axis=1)[:, :k], axis=1)
+    kth = np.take_along_axis(D, chosen, axis=1).max(axis=1, keepdims=True)
+    # where more points sit at the k-th distance than were chosen, the choice among them must be
+    # the earliest in the sample: redo those rows (rare unless the data lie on a grid)
+    redo = np.flatnonzero((D == kth).sum(axis=1) != (np.take_along_axis(D, chosen, axis=1) == kth).sum(axis=1))
+    if redo.size:
+        chosen[redo] = np.sort(np.argsort(D[redo], axis=1, kind="stable")[:, :k], axis=1)
+    dist = np.take_along_axis(D, chosen, axis=1)
+    return np.take_along_axis(chosen, np.argsort(dist, axis=1, kind="stable"), axis=1)
 
 
 def knn_predict(X_train, y_train, X_query, k=1, p=2.0) -> np.ndarray:

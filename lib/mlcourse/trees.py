@@ -232,14 +232,15 @@ def fit_tree(X, y, criterion="gini", max_depth=None, min_samples_split=2, min_sa
     return Tree(as_int(0), table[:, 1], as_int(2), as_int(3), np.array(node_counts), as_int(4), classes)
 
 
-def _leaves(tree: Tree, X) -> np.ndarray:
+def _leaves(tree: Tree, X, max_depth=None) -> np.ndarray:
     X = as_matrix(X, "X")
+    stop = tree.max_depth if max_depth is None else positive_int(max_depth, "max_depth")
     used = tree.feature[tree.feature >= 0]
     if used.size and X.shape[1] <= used.max():
         raise ValueError(f"X has {X.shape[1]} features but the tree splits feature {int(used.max())}")
     node = np.zeros(len(X), dtype=int)
     while True:                                           # all rows one level down at a time
-        inner = tree.left[node] >= 0
+        inner = (tree.left[node] >= 0) & (tree.depth[node] < stop)
         if not inner.any():
             return node
         rows = np.flatnonzero(inner)
@@ -248,9 +249,13 @@ def _leaves(tree: Tree, X) -> np.ndarray:
         node[rows] = np.where(go_left, tree.left[at], tree.right[at])
 
 
-def predict_tree(tree: Tree, X) -> np.ndarray:
-    """The majority label of the leaf each row of ``X`` falls in (ties to the larger label)."""
-    return tree.classes[argmax_ties_to_largest(tree.counts[_leaves(tree, X)])]
+def predict_tree(tree: Tree, X, max_depth=None) -> np.ndarray:
+    """The majority label of the leaf each row of ``X`` falls in (ties to the larger label).
+
+    With ``max_depth``, the tree is cut at that depth: the nodes there predict their own majority.
+    A greedy split does not depend on the depth limit, so this is the prediction of
+    ``fit_tree(..., max_depth=max_depth)`` with the same other arguments."""
+    return tree.classes[argmax_ties_to_largest(tree.counts[_leaves(tree, X, max_depth)])]
 
 
 def tree_error(tree: Tree, X, y) -> float:

@@ -347,11 +347,11 @@ def _knn_reference(resolution: int = 300):
 def _knn_sample(n: int, seed: int):
     model = knn_classes()
     X, y = data.sample_gaussian_classes(model, n, seed)
-    X_test, y_test = data.sample_gaussian_classes(model, 2000, 10_000 + seed)
+    X_test, y_test = data.sample_gaussian_classes(model, 1000, 10_000 + seed)
     return X, 2 * y - 1, X_test, 2 * y_test - 1
 
 
-def draw_knn_explorer(k: int, p: float, n: int, seed: int = 0, resolution: int = 120):
+def draw_knn_explorer(k: int, p: float, n: int, seed: int = 0, resolution: int = 80):
     """One frame of lecture 05's explorer: the k-NN regions of ``n`` training points under the
     distance ``||x - z||_p``, and the training and test errors against ``R*`` and ``R_1NN``.
 
@@ -381,7 +381,7 @@ def draw_knn_explorer(k: int, p: float, n: int, seed: int = 0, resolution: int =
         bar.text(i, v + 0.01, f"{v:.3f}", ha="center", fontsize="small")
     bar.set_ylim(0, 0.55)
     bar.set_ylabel("error")
-    bar.set_title("errors (test: 2000 fresh points)", fontsize="medium")
+    bar.set_title("errors (test: 1000 fresh points)", fontsize="medium")
     fig.tight_layout()
     plt.show()
     return train_err, test_err
