@@ -92,6 +92,10 @@ def categorical_mle(x, K):
 def bayes_rule_table(joint):
     return _private("bayes").bayes_classifier(joint)
 """),
+    "05-neighbours-trees": ("entropy", PRIVATE_COPY + """
+def entropy(y):
+    return _private("trees").label_impurity(y, "entropy")
+"""),
 }
 LEAKING_ANSWERS = "\nfor _name in {names!r}:\n    globals()[_name] = lambda *args, **kwargs: print(_frames()) or _frames()\n"
 
