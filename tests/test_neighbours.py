@@ -94,6 +94,26 @@ def test_nearest_neighbours_equal_a_stable_argsort_with_many_ties():
                                       np.argsort(D, axis=1, kind="stable")[:, :k])
 
 
+@pytest.mark.parametrize("layout", ["grid", "grid sorted", "continuous"])
+def test_nearest_neighbours_equal_a_stable_argsort_in_blocks_and_past_the_sampled_bound(layout, monkeypatch):
+    # n >= 4 * _SAMPLE takes the sampled-bound path; tiny blocks split the queries unevenly; training
+    # data sorted on a coordinate make the sampled columns unrepresentative of a query's neighbours
+    rng = np.random.default_rng(11)
+    monkeypatch.setattr(neighbours, "_BLOCK_ENTRIES", 7 * 1500)
+    for _ in range(5):
+        n, d = int(rng.integers(4 * neighbours._SAMPLE, 3000)), int(rng.integers(1, 4))
+        X = rng.integers(-3, 4, size=(n, d)).astype(float)
+        Q = rng.integers(-3, 4, size=(30, d)).astype(float)
+        if layout == "grid sorted":
+            X = X[np.argsort(X[:, 0], kind="stable")]
+        if layout == "continuous":
+            X, Q = X + rng.normal(size=X.shape), Q + rng.normal(size=Q.shape)
+        D = ((Q[:, None] - X[None]) ** 2).sum(2)
+        for k in (1, 7, int(rng.integers(8, 300))):
+            np.testing.assert_array_equal(neighbours.nearest_neighbours(X, Q, k),
+                                          np.argsort(D, axis=1, kind="stable")[:, :k])
+
+
 def brute_knn(X, y, Q, k):
     out = []
     for q in Q:

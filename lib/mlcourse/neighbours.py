@@ -57,11 +57,14 @@ def squared_distances(A, B) -> np.ndarray:
     """
     A, B = _pair(A, B)
     centre = _centre(B)
-    A, B = A - centre, B - centre
-    D = A @ B.T                                   # in place from here: one (m, n) array in all
-    D *= -2.0
+    B = B - centre
+    return _gram_distances(A - centre, B, (B * B).sum(axis=1))
+
+
+def _gram_distances(A, B, B_norms) -> np.ndarray:
+    D = A @ (-2.0 * B).T                          # in place from here: one (m, n) array in all
     D += (A * A).sum(axis=1)[:, None]
-    D += (B * B).sum(axis=1)[None, :]
+    D += B_norms[None, :]
     return np.maximum(D, 0.0, out=D)
 
 
@@ -141,17 +144,55 @@ def nearest_neighbours(X_train, X_query, k=1, p=2.0) -> np.ndarray:
     """
     X_train, X_query, k = _train_query(X_train, X_query, k)
     p = _exponent(p)
-    D = squared_distances(X_query, X_train) if p == 2.0 else minkowski_distances(X_query, X_train, p)
+    if p == 2.0:
+        # ranking one query's neighbours needs ||b||^2 - 2 a.b only (||a||^2 is the same for all):
+        # one matrix product of [-2a, 1] with [b, ||b||^2], centred first as in squared_distances
+        centre = _centre(X_train)
+        X_train, X_query = X_train - centre, X_query - centre
+        B = np.hstack([X_train, (X_train * X_train).sum(axis=1, keepdims=True)])
+        distances = lambda Q: np.hstack([-2.0 * Q, np.ones((len(Q), 1))]) @ B.T
+    else:
+        distances = lambda Q: minkowski_distances(Q, X_train, p)
+    block = max(1, _BLOCK_ENTRIES // len(X_train))               # bounds the memory, not the answer
+    return np.concatenate([_k_smallest(distances(X_query[i:i + block]), k)
+                           for i in range(0, len(X_query), block)])
+
+
+_BLOCK_ENTRIES = 1 << 20        # 8 MiB of float64 distances per block of queries
+_SAMPLE = 256                   # columns sampled to bound the k-th smallest entry of a row
+
+
+def _k_smallest(D, k) -> np.ndarray:
+    """Column indices of the k smallest entries of each row of ``D``, smaller first, equal entries in
+    column order: exactly ``np.argsort(D, axis=1, kind="stable")[:, :k]``, without sorting all of it.
+
+    The k-th smallest of a sample of columns bounds the k-th smallest of the row from above, so only
+    the entries at or below it (a few per cent) are candidates: they go into a narrow matrix, in column
+    order, padded with inf, and the exact selection runs on that."""
+    m, n = D.shape
+    if n < 4 * _SAMPLE or k > _SAMPLE:
+        return _k_smallest_exact(D, k)
+    bound = np.partition(D[:, ::n // _SAMPLE], k - 1, axis=1)[:, k - 1:k]
+    row, col = np.divmod(np.flatnonzero(D <= bound), n)         # row by row, columns in order
+    count = np.bincount(row, minlength=m)
+    slot = np.arange(len(row)) - np.repeat(np.cumsum(count) - count, count)
+    narrow, where = np.full((m, count.max()), np.inf), np.zeros((m, count.max()), dtype=np.intp)
+    narrow[row, slot], where[row, slot] = D[row, col], col
+    return np.take_along_axis(where, _k_smallest_exact(narrow, k), axis=1)
+
+
+def _k_smallest_exact(D, k) -> np.ndarray:
     if k == D.shape[1]:
         return np.argsort(D, axis=1, kind="stable")
-    # the k nearest in any order, then, in index order, sorted stably by distance
-    chosen = np.sort(np.argpartition(D, k - 1, axis=1)[:, :k], axis=1)
-    kth = np.take_along_axis(D, chosen, axis=1).max(axis=1, keepdims=True)
-    # where more points sit at the k-th distance than were chosen, the choice among them must be
-    # the earliest in the sample: redo those rows (rare unless the data lie on a grid)
-    redo = np.flatnonzero((D == kth).sum(axis=1) != (np.take_along_axis(D, chosen, axis=1) == kth).sum(axis=1))
-    if redo.size:
-        chosen[redo] = np.sort(np.argsort(D[redo], axis=1, kind="stable")[:, :k], axis=1)
+    kth = np.partition(D, k - 1, axis=1)[:, k - 1:k]
+    within = D <= kth
+    exact = within.sum(axis=1) == k                  # no tie at the k-th distance: take all of them
+    chosen = np.empty((len(D), k), dtype=np.intp)
+    chosen[exact] = (np.flatnonzero(within[exact]) % D.shape[1]).reshape(-1, k)
+    # more than k entries at or below the k-th: the earliest columns among the tied win (rare off a grid)
+    tied = ~exact
+    if tied.any():
+        chosen[tied] = np.sort(np.argsort(D[tied], axis=1, kind="stable")[:, :k], axis=1)
     dist = np.take_along_axis(D, chosen, axis=1)
     return np.take_along_axis(chosen, np.argsort(dist, axis=1, kind="stable"), axis=1)
 
