@@ -139,6 +139,49 @@ def test_fit_tree_matches_scikit_learn_on_breast_cancer():
     assert trees.tree_error(ours, X, cancer.y) == pytest.approx(1 - theirs.score(X, cancer.y))
 
 
+def grow_node_by_node(X, y, criterion, max_depth, min_samples_split, min_samples_leaf, decrease):
+    """The greedy tree the plain way, recursion and trees.best_split (tested against brute force):
+    (feature, threshold, counts, depth) of every node in depth-first order."""
+    classes = np.unique(y)
+    nodes = []
+
+    def grow(rows, depth):
+        counts = np.array([np.sum(y[rows] == c) for c in classes])
+        nodes.append([-1, np.nan, counts, depth])
+        if (np.count_nonzero(counts) <= 1 or (max_depth is not None and depth >= max_depth)
+                or len(rows) < max(min_samples_split, 2 * min_samples_leaf)):
+            return
+        split = trees.best_split(X[rows], y[rows], criterion, min_samples_leaf)
+        if split is None or split.gain <= 1e-12 or len(rows) / len(y) * split.gain < decrease:
+            return
+        nodes[-1][:2] = [split.feature, split.threshold]
+        goes_left = X[rows, split.feature] <= split.threshold
+        grow(rows[goes_left], depth + 1)
+        grow(rows[~goes_left], depth + 1)
+
+    grow(np.arange(len(y)), 0)
+    return nodes
+
+
+def test_fit_tree_grown_level_by_level_equals_the_tree_grown_node_by_node():
+    rng = np.random.default_rng(8)
+    for t in range(150):
+        n, d = int(rng.integers(1, 90)), int(rng.integers(1, 5))
+        X = rng.integers(0, 5, size=(n, d)).astype(float) if t % 2 else rng.normal(size=(n, d))
+        y = rng.integers(0, int(rng.integers(1, 4)), size=n)
+        args = (["gini", "entropy", "error"][t % 3], [None, 1, 3][t % 3 - 1 if t % 7 else 0],
+                int(rng.integers(2, 6)), int(rng.integers(1, 4)), [0.0, 0.02][t % 2])
+        tree = trees.fit_tree(X, y, *args)
+        expected = grow_node_by_node(X, y, *args)
+        assert tree.n_nodes == len(expected)
+        for node, (feature, threshold, counts, depth) in enumerate(expected):
+            assert (tree.feature[node], tree.depth[node]) == (feature, depth)
+            np.testing.assert_array_equal(tree.counts[node], counts)
+            np.testing.assert_array_equal(tree.threshold[node], threshold)   # nan == nan here
+            if feature >= 0:   # depth first: the left child is the next node
+                assert tree.left[node] == node + 1
+
+
 def test_a_full_tree_fits_its_training_data_and_ties_go_to_the_larger_label():
     rng = np.random.default_rng(5)
     X, y = rng.normal(size=(300, 3)), rng.integers(0, 3, size=300)

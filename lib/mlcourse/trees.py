@@ -128,36 +128,6 @@ def information_gain(y, left, criterion="gini") -> float:
 # --------------------------------------------------------------------------- best splits
 
 
-def _candidate_gains(X, code, K, criterion, min_samples_leaf):
-    """Gains of every cut of every feature, from cumulative counts: arrays (n - 1, d) of gains
-    (-inf where no cut is allowed) and thresholds, for X (n, d) and encoded labels (n,)."""
-    n, d = X.shape
-    order = np.argsort(X, axis=0, kind="stable")
-    xs = np.take_along_axis(X, order, axis=0)
-    onehot = np.eye(K)[code[order]]                           # (n, d, K)
-    left = np.cumsum(onehot, axis=0)[:-1]                     # counts of the first i points, i = 1..n-1
-    total = np.bincount(code, minlength=K)
-    right = total - left
-    n_left = np.arange(1, n)[:, None]
-    gain = impurity(total, criterion) - (n_left * impurity(left, criterion)
-                                            + (n - n_left) * impurity(right, criterion)) / n
-    valid = (xs[1:] > xs[:-1]) & (n_left >= min_samples_leaf) & (n - n_left >= min_samples_leaf)
-    thresholds = (xs[1:] + xs[:-1]) / 2
-    return np.where(valid, gain, -np.inf), thresholds
-
-
-def _best(gains, thresholds, feature_ids):
-    if gains.size == 0 or not np.isfinite(gains).any():
-        return None
-    best = gains.max()
-    # of equally good cuts (up to round-off): the smallest feature, then the smallest threshold
-    tied = np.argwhere(gains >= best - _TINY)
-    j = tied[:, 1].min()
-    rows = tied[tied[:, 1] == j, 0]
-    i = rows[np.argmin(thresholds[rows, j])]
-    return Split(int(feature_ids[j]), float(thresholds[i, j]), float(gains[i, j]))
-
-
 def best_threshold(x, y, criterion="gini", min_samples_leaf=1):
     """The best split of one feature ``x`` (n,) (``feature = 0``), or None if none is possible.
 
@@ -179,8 +149,13 @@ def best_split(X, y, criterion="gini", min_samples_leaf=1):
     min_samples_leaf = positive_int(min_samples_leaf, "min_samples_leaf")
     if len(X) < 2:
         return None
-    gains, thresholds = _candidate_gains(X, code, len(classes), criterion, min_samples_leaf)
-    return _best(gains, thresholds, np.arange(X.shape[1]))
+    order = np.argsort(X, axis=0, kind="stable")
+    one_group = np.zeros(len(X), dtype=int)
+    node_counts = np.bincount(code, minlength=len(classes))[None, :]
+    gain, thresholds = _level_gains(X, order, code, len(classes), np.array([0]), np.array([len(X)]),
+                                    one_group, node_counts, criterion, min_samples_leaf)
+    j, t, g = _level_best(gain, thresholds, np.array([0]), one_group)
+    return Split(int(j[0]), float(t[0]), float(g[0])) if np.isfinite(g[0]) else None
 
 
 # --------------------------------------------------------------------------- growing and predicting
@@ -204,32 +179,148 @@ def fit_tree(X, y, criterion="gini", max_depth=None, min_samples_split=2, min_sa
     min_samples_leaf = positive_int(min_samples_leaf, "min_samples_leaf")
     if not min_impurity_decrease >= 0:
         raise ValueError(f"min_impurity_decrease must be >= 0; got {min_impurity_decrease}")
-    K, n = len(classes), len(X)
-    nodes = []                                            # [feature, threshold, left, right, depth]
-    node_counts = []
+    grown = _grow_level_by_level(X, code, len(classes), criterion, max_depth, min_samples_split,
+                                 min_samples_leaf, min_impurity_decrease)
+    return Tree(*grown, classes)
 
-    def grow(rows, depth):
-        node = len(nodes)
-        counts = np.bincount(code[rows], minlength=K)
-        nodes.append([-1, np.nan, -1, -1, depth])
-        node_counts.append(counts)
-        if (np.count_nonzero(counts) <= 1 or (max_depth is not None and depth >= max_depth)
-                or len(rows) < max(min_samples_split, 2 * min_samples_leaf)):
-            return node
-        gains, thresholds = _candidate_gains(X[rows], code[rows], K, criterion, min_samples_leaf)
-        split = _best(gains, thresholds, np.arange(X.shape[1]))
-        if split is None or split.gain <= _TINY or len(rows) / n * split.gain < min_impurity_decrease:
-            return node
-        goes_left = X[rows, split.feature] <= split.threshold
-        nodes[node][:2] = [split.feature, split.threshold]
-        nodes[node][2] = grow(rows[goes_left], depth + 1)
-        nodes[node][3] = grow(rows[~goes_left], depth + 1)
-        return node
 
-    grow(np.arange(n), 0)
-    table = np.array(nodes, dtype=float)
-    as_int = lambda col: table[:, col].astype(int)
-    return Tree(as_int(0), table[:, 1], as_int(2), as_int(3), np.array(node_counts), as_int(4), classes)
+def _grow_level_by_level(X, code, K, criterion, max_depth, min_samples_split, min_samples_leaf,
+                         min_impurity_decrease):
+    """The greedy tree of ``fit_tree``, grown one level at a time with every node of the level in the
+    same array operations (the recursion node by node gives the same tree, only slower).
+
+    ``order`` holds, for each feature (column), the rows of the unfinished nodes: grouped by node, the
+    same groups in every column, sorted by that feature within a group. Cumulative label counts down
+    a column, less those before the group, are the left counts of every cut of every node at once."""
+    n, d = X.shape
+    capacity = 2 * n - 1                                  # a binary tree with n leaves at most
+    feature, left, right = (np.full(capacity, -1) for _ in range(3))
+    threshold, depth = np.full(capacity, np.nan), np.zeros(capacity, dtype=int)
+    counts = np.zeros((capacity, K), dtype=np.int64)
+    counts[0] = np.bincount(code, minlength=K)
+    order = np.argsort(X, axis=0, kind="stable")
+    starts, level, n_nodes, level_depth = np.array([0]), np.array([0]), 1, 0
+    while True:
+        sizes = np.diff(np.append(starts, len(order)))
+        group = np.repeat(np.arange(len(starts)), sizes)            # group of each position
+        gain, thresholds = _level_gains(X, order, code, K, starts, sizes, group, counts[level],
+                                        criterion, min_samples_leaf)
+        best_feature, best_threshold, best_gain = _level_best(gain, thresholds, starts, group)
+        can_split = ((np.count_nonzero(counts[level], axis=1) > 1)
+                     & (sizes >= max(min_samples_split, 2 * min_samples_leaf))
+                     & (best_gain > _TINY) & (sizes / n * best_gain >= min_impurity_decrease))
+        if max_depth is not None and level_depth >= max_depth:
+            can_split[:] = False
+        if not can_split.any():
+            break
+        parents = level[can_split]
+        children = n_nodes + np.arange(2 * len(parents))            # left, right, left, right, ...
+        feature[parents], threshold[parents] = best_feature[can_split], best_threshold[can_split]
+        left[parents], right[parents] = children[0::2], children[1::2]
+        depth[children] = level_depth + 1
+        # the rows of the splitting nodes, the side each goes to, and the children's label counts
+        splitting = can_split[group]
+        rows, at = order[splitting, 0], group[splitting]
+        goes_left = np.zeros(n, dtype=bool)
+        goes_left[rows] = X[rows, best_feature[at]] <= best_threshold[at]
+        rank = (np.cumsum(can_split) - 1)[at]                       # 0, 1, ... among splitting nodes
+        child = 2 * rank + ~goes_left[rows]
+        counts[children] = np.bincount(child * K + code[rows], minlength=len(children) * K).reshape(-1, K)
+        order, starts = _partition(order[splitting], rank, goes_left, sizes[can_split])
+        level, n_nodes, level_depth = children, n_nodes + len(children), level_depth + 1
+    return _depth_first(feature[:n_nodes], threshold[:n_nodes], left[:n_nodes], right[:n_nodes],
+                        counts[:n_nodes], depth[:n_nodes])
+
+
+def _level_gains(X, order, code, K, starts, sizes, group, node_counts, criterion, min_samples_leaf):
+    """Gain (m, d) of the cut after each position of each column (``-inf`` where no cut is allowed)
+    and its threshold, for all groups of ``order`` at once: ``[W(C) - W(C_L) - W(C_R)] / n_C`` with
+    ``W`` the weighted impurity ``n u`` (the gain's definition multiplied through by ``n_C``)."""
+    m = len(order)
+    running = np.cumsum(np.eye(K, dtype=np.int64)[code[order]], axis=0)       # (m, d, K)
+    before = np.where((starts > 0)[:, None, None], running[starts - 1], 0)     # counts before each group
+    left_counts = running - before[group]
+    right_counts = node_counts[group][:, None, :] - left_counts
+    n_node = sizes[group][:, None]
+    n_left = (np.arange(m) - starts[group] + 1)[:, None]
+    table = _weighted_impurity_table(criterion, int(sizes.max()))
+    gain = (_weighted_impurity(node_counts, sizes, criterion, table)[group][:, None]
+            - _weighted_impurity(left_counts, n_left, criterion, table)
+            - _weighted_impurity(right_counts, n_node - n_left, criterion, table)) / n_node
+    xs = np.take_along_axis(X, order, axis=0)
+    valid = np.zeros(gain.shape, dtype=bool)
+    valid[:-1] = ((group[1:] == group[:-1])[:, None] & (xs[1:] > xs[:-1])
+                  & (n_left[:-1] >= min_samples_leaf) & (n_node[:-1] - n_left[:-1] >= min_samples_leaf))
+    thresholds = np.zeros(gain.shape)
+    thresholds[:-1] = (xs[1:] + xs[:-1]) / 2
+    return np.where(valid, gain, -np.inf), thresholds
+
+
+def _weighted_impurity_table(criterion, n_max):
+    """For entropy, ``c log2 c`` of every count ``c = 0 .. n_max`` (``0 log 0 = 0``), looked up, not
+    recomputed, for the millions of counts of a level."""
+    if criterion != "entropy":
+        return None
+    c = np.arange(n_max + 1, dtype=float)
+    return c * np.log2(np.maximum(c, 1.0))
+
+
+def _weighted_impurity(counts, n, criterion, table):
+    """``n u(counts)`` for integer counts (..., K) summing to ``n`` (...): ``n - max_y c_y`` (error),
+    ``n - sum_y c_y^2 / n`` (Gini), ``n log2 n - sum_y c_y log2 c_y`` (entropy); 0 where ``n = 0``."""
+    if criterion == "error":
+        return n - counts.max(axis=-1)
+    if criterion == "gini":
+        return n - (counts * counts).sum(axis=-1) / np.maximum(n, 1)
+    return table[n] - table[counts].sum(axis=-1)
+
+
+def _level_best(gain, thresholds, starts, group):
+    """Per group: the best cut's feature, threshold and gain (gain ``-inf`` where there is none). Of
+    cuts within ``_TINY`` of the best: the smallest feature, then the smallest threshold."""
+    m, d = gain.shape
+    best = np.maximum.reduceat(gain.max(axis=1), starts)
+    tied = gain >= (best[group] - _TINY)[:, None]
+    score = np.where(tied & np.isfinite(gain), np.arange(d)[None, :] * m + np.arange(m)[:, None], d * m)
+    pick = np.minimum.reduceat(score.min(axis=1), starts)
+    found = pick < d * m
+    j, i = np.where(found, pick // m, 0), np.where(found, pick % m, 0)
+    return j, thresholds[i, j], np.where(found, gain[i, j], -np.inf)
+
+
+def _partition(order, group, goes_left, sizes):
+    """The next level's ``order`` and group starts: each group (numbered 0, 1, ...; ``sizes`` long)
+    becomes its left rows, then its right rows, in the same sorted order within each column (a stable
+    partition, all columns at once)."""
+    m, d = order.shape
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    is_left = goes_left[order]                                       # (m, d)
+    left_before = np.cumsum(is_left, axis=0) - is_left               # lefts before each position
+    left_before -= left_before[starts][group]                        # ... within its group
+    n_left = np.add.reduceat(is_left[:, 0].astype(int), starts)
+    offset = np.arange(m)[:, None] - starts[group][:, None]          # position within the group
+    new_position = starts[group][:, None] + np.where(is_left, left_before,
+                                                     n_left[group][:, None] + offset - left_before)
+    new_order = np.empty_like(order)
+    np.put_along_axis(new_order, new_position, order, axis=0)
+    child_starts = np.stack([starts, starts + n_left], axis=1).ravel()
+    return new_order, child_starts
+
+
+def _depth_first(feature, threshold, left, right, counts, depth):
+    """Renumber the nodes in depth-first order (root, then its left subtree, then its right)."""
+    preorder, stack = [], [0]
+    while stack:
+        v = stack.pop()
+        preorder.append(v)
+        if left[v] >= 0:
+            stack += [right[v], left[v]]
+    preorder = np.array(preorder)
+    new_id = np.empty(len(preorder), dtype=int)
+    new_id[preorder] = np.arange(len(preorder))
+    relabel = lambda child: np.where(child >= 0, new_id[np.maximum(child, 0)], -1)
+    return (feature[preorder], threshold[preorder], relabel(left[preorder]), relabel(right[preorder]),
+            counts[preorder], depth[preorder])
 
 
 def _leaves(tree: Tree, X, max_depth=None) -> np.ndarray:
