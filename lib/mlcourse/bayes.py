@@ -40,9 +40,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import logsumexp, ndtr, xlogy
 
 from . import mle
+from ._special import logsumexp, ndtr, xlogy
 from ._checks import (_as_float_array, argmax_ties_to_largest, as_matrix, as_vector, nonnegative_float,
                       positive_float, positive_int)
 

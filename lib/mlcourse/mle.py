@@ -45,7 +45,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import gammaln, logsumexp, xlogy
+from ._special import gammaln, logsumexp, xlogy
 
 from ._checks import _as_float_array, argmax_ties_to_largest, as_matrix, as_vector, positive_float
 
