@@ -5,7 +5,8 @@
 2. The library's perceptron against scikit-learn's `Perceptron` on the same data, same epochs; the
    generative classifiers of lectures 03 and 04 against `QuadraticDiscriminantAnalysis` and `BernoulliNB`;
    lecture 05's k-NN, k-d tree and decision tree against `KNeighborsClassifier`, `KDTree` and
-   `DecisionTreeClassifier`.
+   `DecisionTreeClassifier`; lecture 06's RBF Gram matrix against `rbf_kernel` and the kernel perceptron
+   against `Perceptron` on the explicit map.
 3. Grading: the start-up of one nbgrader command (plain, and as the course runs it), and a
    synthetic class graded sequentially (seconds per submission, and as a multiple of the floor),
    with 2 jobs on SQLite and on PostgreSQL (when one is reachable through MLCOURSE_GRADEBOOK or
@@ -133,6 +134,33 @@ def bench_neighbours_and_trees() -> None:
         print(f"{'tree fit, no depth limit':<44} {n:>6} {10:>4} {ours:>11.4f} {theirs:>10.4f} {ours / theirs:>7.1f}")
 
 
+def bench_kernels() -> None:
+    """Lecture 06: the RBF Gram matrix against scikit-learn's rbf_kernel (goal within 2x); the kernel
+    perceptron against scikit-learn's Perceptron on the explicit quadratic map (reported)."""
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import Perceptron
+    from sklearn.metrics.pairwise import rbf_kernel
+
+    from mlcourse import kernels
+
+    rng = np.random.default_rng(0)
+    print("\nlecture 06 against scikit-learn, same data (best of 5; goal: RBF Gram matrix <= 2x)")
+    print(f"{'what':<52} {'n':>6} {'d':>4} {'mlcourse s':>11} {'sklearn s':>10} {'ratio':>7}")
+    X = rng.normal(size=(5000, 50))
+    ours = best_of(lambda: kernels.rbf_kernel(X, X, 0.02))
+    theirs = best_of(lambda: rbf_kernel(X, X, gamma=0.02))
+    print(f"{'RBF Gram matrix':<52} {5000:>6} {50:>4} {ours:>11.4f} {theirs:>10.4f} {ours / theirs:>7.1f}")
+    X = rng.normal(size=(1000, 5))
+    y = np.where((X ** 2).sum(axis=1) > 5, 1, -1)
+    ours = best_of(lambda: kernels.train_kernel_perceptron(kernels.polynomial_kernel(X, X, 2), y, max_epochs=10), 3)
+    Phi = kernels.polynomial_features(X, 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        theirs = best_of(lambda: Perceptron(max_iter=10, tol=None, shuffle=False, fit_intercept=False)
+                         .fit(Phi, y), 3)
+    print(f"{'kernel perceptron, 10 epochs (sklearn: explicit map)':<52} {1000:>6} {5:>4} {ours:>11.4f} {theirs:>10.4f} {ours / theirs:>7.1f}")
+
+
 def bench_startup() -> None:
     def seconds(cmd):
         return statistics.median(best_of(lambda: subprocess.run(cmd, check=True, capture_output=True), 1)
@@ -245,6 +273,7 @@ def main() -> None:
     bench_perceptron()
     bench_generative()
     bench_neighbours_and_trees()
+    bench_kernels()
     bench_startup()
     if not args.skip_grading:
         bench_grading(args.lecture, args.class_size, floor, args.big_class)

@@ -1,0 +1,255 @@
+"""Lecture 06: feature maps, kernels, and the perceptron written with kernels.
+
+Conventions of the lecture:
+
+* points are rows (``A`` (m, d), ``B`` (n, d)); a kernel function takes two such sets and returns the
+  (m, n) matrix ``K[i, j] = k(A[i], B[j])``; the **Gram matrix** of one set ``X`` is ``k(X, X)``;
+* the **polynomial kernel** ``(c + a.b)^p`` (degree ``p >= 1``, ``c >= 0``) and its explicit map
+  :func:`polynomial_features`, whose coordinates are the monomials of degree at most ``p`` weighted
+  by square roots of multinomial coefficients, so that ``phi(a).phi(b) = (c + a.b)^p`` exactly;
+* the **Gaussian (RBF) kernel** ``exp(-gamma ||a - b||^2)``, ``gamma > 0``;
+* the **kernel perceptron** keeps ``alpha[i]``, the number of updates made on point ``i``; its score
+  is ``f(x) = sum_i alpha_i y_i k(x_i, x)``. It is lecture 02's perceptron run on ``phi(x)`` without
+  writing ``phi``: same order of the points, a mistake when ``y f(x) <= 0``, prediction ``sign``
+  with ``sign(0) = +1``, starting from ``w = 0`` (no bias: a constant in the kernel plays its part).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._checks import as_labels, as_matrix, nonnegative_float, positive_float, positive_int
+from .neighbours import _pair, squared_distances
+
+# --------------------------------------------------------------------------- kernels
+
+
+def linear_kernel(A, B) -> np.ndarray:
+    """``K[i, j] = A[i] . B[j]``.
+
+    >>> linear_kernel([[1.0, 2.0]], [[3.0, 4.0], [0.0, 1.0]])
+    array([[11.,  2.]])
+    """
+    A, B = _pair(A, B)
+    return A @ B.T
+
+
+def polynomial_kernel(A, B, degree=2, c=1.0) -> np.ndarray:
+    """``K[i, j] = (c + A[i] . B[j])^degree``.
+
+    >>> polynomial_kernel([[1.0, 2.0]], [[3.0, 4.0]], degree=2, c=1.0)
+    array([[144.]])
+    """
+    A, B = _pair(A, B)
+    degree = positive_int(degree, "degree")
+    c = nonnegative_float(c, "c")
+    return (c + A @ B.T) ** degree
+
+
+def rbf_kernel(A, B, gamma=1.0) -> np.ndarray:
+    """``K[i, j] = exp(-gamma ||A[i] - B[j]||^2)``, with the squared distances of lecture 05 (centred,
+    never negative), so that ``K[i, i] = 1`` for equal points however far from the origin.
+
+    >>> rbf_kernel([[0.0, 0.0]], [[0.0, 0.0], [1.0, 1.0]], gamma=0.5).round(4)
+    array([[1.    , 0.3679]])
+    """
+    gamma = positive_float(gamma, "gamma")
+    K = squared_distances(A, B)
+    K *= -gamma
+    return np.exp(K, out=K)
+
+
+def gram_matrix(kernel, X, **params) -> np.ndarray:
+    """The Gram matrix ``kernel(X, X, **params)``, made exactly symmetric (rounding can leave the two
+    triangles a last digit apart, which eigenvalue routines for symmetric matrices assume away)."""
+    X = as_matrix(X)
+    K = np.asarray(kernel(X, X, **params), dtype=float)
+    if K.shape != (len(X), len(X)):
+        raise ValueError(f"the kernel returned shape {K.shape} for {len(X)} points; expected ({len(X)}, {len(X)})")
+    return (K + K.T) / 2
+
+
+def smallest_eigenvalue(K) -> float:
+    """The smallest eigenvalue of the symmetric matrix ``K``: negative (beyond rounding) means ``K`` is
+    not positive semidefinite, so no feature map has it as Gram matrix."""
+    K = np.asarray(K, dtype=float)
+    if K.ndim != 2 or K.shape[0] != K.shape[1] or K.size == 0:
+        raise ValueError(f"K must be a square matrix; got shape {K.shape}")
+    if not np.all(np.isfinite(K)):
+        raise ValueError("K has entries that are not finite")
+    if not np.allclose(K, K.T, rtol=1e-10, atol=1e-12 * max(1.0, np.abs(K).max())):
+        raise ValueError("K is not symmetric: a Gram matrix has K[i, j] = k(x_i, x_j) = K[j, i]")
+    return float(np.linalg.eigvalsh((K + K.T) / 2)[0])
+
+
+def is_psd(K, rtol=1e-9) -> bool:
+    """Whether ``K`` is positive semidefinite up to rounding: its smallest eigenvalue is at least
+    ``-rtol`` times its largest absolute eigenvalue (the scale of the rounding errors)."""
+    K = np.asarray(K, dtype=float)
+    lowest = smallest_eigenvalue(K)
+    scale = max(np.abs(np.linalg.eigvalsh((K + K.T) / 2)).max(), np.finfo(float).tiny)
+    return lowest >= -rtol * scale
+
+
+# --------------------------------------------------------------------------- explicit feature maps
+
+
+def polynomial_feature_count(d, degree) -> int:
+    """The number of monomials of degree at most ``degree`` in ``d`` variables, ``C(d + p, p)``: the
+    dimension of :func:`polynomial_features`.
+
+    >>> polynomial_feature_count(2, 2), polynomial_feature_count(100, 3)
+    (6, 176851)
+    """
+    return math.comb(positive_int(d, "d") + positive_int(degree, "degree"), degree)
+
+
+def _monomials(d, degree):
+    """Exponent vectors (count of the constant, then of x_1 .. x_d) of the degree-p monomials in the
+    d + 1 variables (sqrt(c), x_1, ..., x_d): one per multiset of size p, in a fixed order."""
+    return [np.bincount(np.array(combo, dtype=int), minlength=d + 1)
+            for combo in itertools.combinations_with_replacement(range(d + 1), degree)]
+
+
+def polynomial_features(X, degree=2, c=1.0) -> np.ndarray:
+    """The explicit map ``phi`` with ``phi(a) . phi(b) = (c + a . b)^degree``, shape (n, C(d + p, p)).
+
+    Write ``c + a.b = sum_{j=0}^d u_j v_j`` with ``u = (sqrt c, a)``, ``v = (sqrt c, b)``; the
+    multinomial theorem expands its p-th power into ``sum_k (p! / prod k_j!) prod_j (u_j v_j)^{k_j}``
+    over exponent vectors ``k`` with ``sum k_j = p``. So the coordinate of ``k`` is
+    ``sqrt(p! / prod k_j!) prod_j u_j^{k_j}``. For d = 2, p = 2, c = 1: ``(1, sqrt2 a_1, sqrt2 a_2,
+    a_1^2, sqrt2 a_1 a_2, a_2^2)`` in this function's order.
+
+    >>> polynomial_features([[1.0, 2.0]], degree=2).round(4)
+    array([[1.    , 1.4142, 2.8284, 1.    , 2.8284, 4.    ]])
+    """
+    X = as_matrix(X)
+    degree = positive_int(degree, "degree")
+    c = nonnegative_float(c, "c")
+    n, d = X.shape
+    U = np.hstack([np.full((n, 1), math.sqrt(c)), X])
+    columns = []
+    for k in _monomials(d, degree):
+        weight = math.sqrt(math.factorial(degree) / math.prod(math.factorial(int(e)) for e in k))
+        columns.append(weight * np.prod(U ** k, axis=1))
+    return np.stack(columns, axis=1)
+
+
+def rbf_features(X, gamma=1.0, terms=10) -> np.ndarray:
+    """A truncated explicit map for the RBF kernel: ``phi(a) . phi(b)`` is the RBF kernel with the
+    series of ``exp(2 gamma a.b)`` cut after ``terms`` terms.
+
+    ``exp(-gamma ||a - b||^2) = exp(-gamma ||a||^2) exp(-gamma ||b||^2) sum_{k>=0} (2 gamma)^k (a.b)^k / k!``
+    and ``(a.b)^k`` is the inner product of the degree-k homogeneous monomial maps (the multinomial
+    weights of :func:`polynomial_features` with ``c = 0``). Block k is that map times
+    ``exp(-gamma ||a||^2) sqrt((2 gamma)^k / k!)``; the full map has infinitely many blocks.
+    """
+    X = as_matrix(X)
+    gamma = positive_float(gamma, "gamma")
+    terms = positive_int(terms, "terms")
+    envelope = np.exp(-gamma * (X * X).sum(axis=1))[:, None]
+    blocks = [envelope * np.ones((len(X), 1))]
+    for k in range(1, terms):
+        homogeneous = polynomial_features(X, k, c=0.0)[:, _homogeneous_columns(X.shape[1], k)]
+        blocks.append(envelope * math.sqrt((2 * gamma) ** k / math.factorial(k)) * homogeneous)
+    return np.hstack(blocks)
+
+
+def _homogeneous_columns(d, degree):
+    """Columns of :func:`polynomial_features` (degree ``degree``) that do not involve the constant."""
+    return np.array([k[0] == 0 for k in _monomials(d, degree)])
+
+
+def memorising_features(X_train, X) -> np.ndarray:
+    """The map that gives each training point a coordinate of its own: ``phi(x)_i = 1`` if ``x`` equals
+    ``X_train[i]``, else 0. Any labelling of distinct training points is separated by
+    ``w = y`` (``w . phi(x_i) = y_i``), and a point not in the training set maps to 0."""
+    X_train, X = _pair(X_train, X, ("X_train", "X"))
+    return np.all(X[:, None, :] == X_train[None, :, :], axis=2).astype(float)
+
+
+# --------------------------------------------------------------------------- the kernel perceptron
+
+
+@dataclass(frozen=True)
+class KernelPerceptronResult:
+    """What :func:`train_kernel_perceptron` returns.
+
+    ``alpha[i]``: updates made on point ``i``; ``updates``: the indices of the points updated on, in
+    order; ``n_epochs``: passes over the data; ``converged``: the last pass made no mistake."""
+
+    alpha: np.ndarray
+    updates: np.ndarray
+    n_epochs: int
+    converged: bool
+
+    @property
+    def n_mistakes(self) -> int:
+        return len(self.updates)
+
+    @property
+    def support(self) -> np.ndarray:
+        """Indices of the points with ``alpha > 0``: the only ones the classifier needs."""
+        return np.flatnonzero(self.alpha > 0)
+
+
+def _gram_and_labels(K, y):
+    K = np.asarray(K, dtype=float)
+    if K.ndim != 2 or K.shape[0] != K.shape[1] or K.size == 0:
+        raise ValueError(f"K must be the square Gram matrix of the training points; got shape {K.shape}")
+    if not np.all(np.isfinite(K)):
+        raise ValueError("K has entries that are not finite")
+    return K, as_labels(y, K.shape[0])
+
+
+def train_kernel_perceptron(K, y, max_epochs=1000) -> KernelPerceptronResult:
+    """The perceptron in its dual form, on the Gram matrix ``K`` (n, n) of the training points.
+
+    Passes over the points in order; on a mistake at ``i`` (``y_i f(x_i) <= 0``), ``alpha_i += 1``.
+    The scores ``f(x_j)`` of all points are kept up to date (an update adds ``y_i K[:, i]``), so a check
+    costs one lookup and an update one column.
+
+    >>> K = linear_kernel([[1.0], [-1.0]], [[1.0], [-1.0]])
+    >>> r = train_kernel_perceptron(K, [1, -1])
+    >>> r.alpha.tolist(), r.updates.tolist(), r.converged
+    ([1, 0], [0], True)
+    """
+    K, y = _gram_and_labels(K, y)
+    max_epochs = positive_int(max_epochs, "max_epochs")
+    n = len(y)
+    alpha = np.zeros(n, dtype=int)
+    scores = np.zeros(n)
+    updates = []
+    for epoch in range(1, max_epochs + 1):
+        before = len(updates)
+        for i in range(n):
+            if y[i] * scores[i] <= 0:
+                alpha[i] += 1
+                scores += y[i] * K[:, i]
+                updates.append(i)
+        if len(updates) == before:
+            return KernelPerceptronResult(alpha, np.array(updates, dtype=int), epoch, True)
+    converged = bool(np.all(y * scores > 0))
+    return KernelPerceptronResult(alpha, np.array(updates, dtype=int), max_epochs, converged)
+
+
+def kernel_decision_function(K_query, y_train, alpha) -> np.ndarray:
+    """Scores ``f(x) = sum_i alpha_i y_i k(x_i, x)`` of the queries, from ``K_query[q, i] = k(x_q, x_i)``
+    (m, n)."""
+    K_query = np.asarray(K_query, dtype=float)
+    if K_query.ndim != 2:
+        raise ValueError(f"K_query must be a matrix (queries, training points); got shape {K_query.shape}")
+    y_train = as_labels(y_train, K_query.shape[1], "y_train")
+    alpha = np.asarray(alpha, dtype=float)
+    if alpha.shape != y_train.shape:
+        raise ValueError(f"alpha has shape {alpha.shape}; expected {y_train.shape}, one count per training point")
+    return K_query @ (alpha * y_train)
+
+
+def kernel_predict(K_query, y_train, alpha) -> np.ndarray:
+    """Labels ``sign(f(x))`` in {-1, +1}, a score of exactly 0 predicting +1."""
+    return np.where(kernel_decision_function(K_query, y_train, alpha) >= 0, 1, -1)

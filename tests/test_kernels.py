@@ -1,0 +1,167 @@
+"""mlcourse.kernels against scikit-learn, SciPy and plain loops."""
+
+import doctest
+import math
+
+import numpy as np
+import pytest
+from scipy.linalg import eigh
+from sklearn.metrics import pairwise
+from sklearn.preprocessing import PolynomialFeatures
+
+from mlcourse import kernels, perceptron
+
+
+def random_sets(rng, trials=30):
+    for _ in range(trials):
+        m, n, d = (int(v) for v in rng.integers(1, [25, 25, 8]))
+        scale = 10 ** rng.uniform(-2, 1)
+        yield scale * rng.standard_normal((m, d)), scale * rng.standard_normal((n, d))
+
+
+def test_docstring_examples_run():
+    assert doctest.testmod(kernels).failed == 0
+
+
+def test_kernels_equal_scikit_learn_across_scales():
+    rng = np.random.default_rng(0)
+    for A, B in random_sets(rng):
+        np.testing.assert_allclose(kernels.linear_kernel(A, B), pairwise.linear_kernel(A, B), rtol=1e-12, atol=1e-12)
+        p, c = int(rng.integers(1, 5)), float(rng.uniform(0, 3))
+        np.testing.assert_allclose(kernels.polynomial_kernel(A, B, p, c),
+                                   pairwise.polynomial_kernel(A, B, degree=p, gamma=1.0, coef0=c), rtol=1e-10, atol=1e-12)
+        gamma = 10 ** rng.uniform(-2, 1) / A.var()
+        np.testing.assert_allclose(kernels.rbf_kernel(A, B, gamma), pairwise.rbf_kernel(A, B, gamma=gamma),
+                                   rtol=1e-9, atol=1e-12)
+
+
+def test_rbf_kernel_of_a_point_with_itself_is_one_far_from_the_origin():
+    rng = np.random.default_rng(1)
+    X = 1e7 + rng.standard_normal((20, 3))
+    np.testing.assert_array_equal(np.diag(kernels.rbf_kernel(X, X, 1.0)), 1.0)
+    np.testing.assert_allclose(kernels.rbf_kernel(X, X, 1.0),
+                               np.exp(-((X[:, None] - X[None]) ** 2).sum(2)), rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("d, p", [(1, 1), (1, 5), (2, 2), (3, 3), (5, 2), (4, 4)])
+def test_polynomial_features_realise_the_polynomial_kernel(d, p):
+    rng = np.random.default_rng(d * 10 + p)
+    for A, B in random_sets(rng, 10):
+        A, B = A[:, :1].repeat(d, 1) * rng.uniform(0.5, 2, d), B[:, :1].repeat(d, 1) * rng.uniform(0.5, 2, d)
+        c = float(rng.uniform(0, 2))
+        phi_A, phi_B = kernels.polynomial_features(A, p, c), kernels.polynomial_features(B, p, c)
+        assert phi_A.shape == (len(A), math.comb(d + p, p)) == (len(A), kernels.polynomial_feature_count(d, p))
+        np.testing.assert_allclose(phi_A @ phi_B.T, (c + A @ B.T) ** p, rtol=1e-9, atol=1e-9)
+
+
+def test_polynomial_features_span_the_same_monomials_as_scikit_learn():
+    # with c = 1 each column is a weighted monomial: divided by its value at x = 1 it is the monomial
+    rng = np.random.default_rng(3)
+    X = rng.uniform(0.5, 2, size=(40, 3))
+    ours = kernels.polynomial_features(X, 3, 1.0) / kernels.polynomial_features(np.ones((1, 3)), 3, 1.0)
+    theirs = PolynomialFeatures(degree=3).fit_transform(X)
+    assert ours.shape == theirs.shape
+    key = lambda M: sorted(tuple(np.round(col, 9)) for col in M.T)
+    assert key(ours) == key(theirs)
+
+
+def test_truncated_rbf_features_converge_to_the_rbf_kernel():
+    rng = np.random.default_rng(4)
+    A, B = rng.uniform(-1, 1, (15, 2)), rng.uniform(-1, 1, (12, 2))
+    exact = kernels.rbf_kernel(A, B, 0.7)
+    errors = []
+    for terms in (1, 2, 4, 8, 16):
+        phi_A, phi_B = kernels.rbf_features(A, 0.7, terms), kernels.rbf_features(B, 0.7, terms)
+        errors.append(np.abs(phi_A @ phi_B.T - exact).max())
+    assert all(later < earlier for earlier, later in zip(errors, errors[1:]))
+    assert errors[-1] < 1e-10
+    # and the block sizes are those of the homogeneous maps: C(d + k - 1, k) for k = 0 .. terms - 1
+    assert kernels.rbf_features(A, 0.7, 5).shape[1] == sum(math.comb(2 + k - 1, k) for k in range(5))
+
+
+def test_memorising_features_separate_any_labelling_and_map_new_points_to_zero():
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((12, 3))
+    y = rng.choice([-1, 1], size=12)
+    Phi = kernels.memorising_features(X, X)
+    np.testing.assert_array_equal(Phi, np.eye(12))
+    assert np.all(y * (Phi @ y) > 0)
+    np.testing.assert_array_equal(kernels.memorising_features(X, rng.standard_normal((5, 3))), 0)
+
+
+def primal_updates(Phi, y, max_epochs):
+    """The online perceptron on explicit features, as a plain loop: the indices updated on, in order."""
+    w, order = np.zeros(Phi.shape[1]), []
+    for _ in range(max_epochs):
+        made = False
+        for i in range(len(y)):
+            if y[i] * (w @ Phi[i]) <= 0:
+                w, made = w + y[i] * Phi[i], True
+                order.append(i)
+        if not made:
+            break
+    return order, w
+
+
+def test_kernel_perceptron_makes_the_primal_perceptrons_mistakes_in_the_same_order():
+    rng = np.random.default_rng(6)
+    for trial in range(20):
+        n = int(rng.integers(5, 60))
+        # continuous data: the sqrt(2) weights of phi round differently from the kernel, so a score
+        # that is exactly 0 one way (as on a grid of integers) could be 1e-16 the other way
+        X = rng.uniform(-3, 3, size=(n, 2)) * 10 ** rng.uniform(-1, 1)
+        y = np.where((X ** 2).sum(1) * rng.uniform(0.7, 1.3, n) >= 4 * (X ** 2).sum(1).mean() / 6, 1, -1)
+        Phi = kernels.polynomial_features(X, 2, 1.0)
+        result = kernels.train_kernel_perceptron(kernels.polynomial_kernel(X, X, 2, 1.0), y, max_epochs=30)
+        order, w = primal_updates(Phi, y, 30)
+        assert result.updates.tolist() == order
+        np.testing.assert_array_equal(np.bincount(order, minlength=n), result.alpha)
+        np.testing.assert_allclose(Phi @ w, kernels.kernel_decision_function(kernels.polynomial_kernel(X, X, 2, 1.0), y, result.alpha),
+                                   rtol=1e-9, atol=1e-9)
+
+
+def test_kernel_perceptron_with_the_linear_kernel_is_lecture_02s_perceptron():
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        X = perceptron.add_bias(rng.integers(-5, 6, size=(int(rng.integers(2, 40)), 3)).astype(float))
+        w_true = rng.standard_normal(4)
+        y = np.where(X @ w_true >= 0, 1, -1)
+        primal = perceptron.train_perceptron(X, y, max_epochs=50)
+        dual = kernels.train_kernel_perceptron(kernels.linear_kernel(X, X), y, max_epochs=50)
+        assert (dual.n_mistakes, dual.n_epochs, dual.converged) == (primal.n_mistakes, primal.n_epochs, primal.converged)
+        np.testing.assert_array_equal((dual.alpha * y) @ X, primal.w)
+
+
+def test_kernel_prediction_sends_a_zero_score_to_plus_one():
+    np.testing.assert_array_equal(kernels.kernel_predict(np.zeros((3, 2)), [1, -1], [0, 0]), [1, 1, 1])
+    np.testing.assert_array_equal(kernels.kernel_predict([[1.0, 0.0], [0.0, 1.0]], [1, -1], [2, 3]), [1, -1])
+
+
+def test_smallest_eigenvalue_and_psd_test_against_scipy():
+    rng = np.random.default_rng(8)
+    for _ in range(20):
+        X = rng.standard_normal((int(rng.integers(2, 30)), int(rng.integers(1, 5)))) * 10 ** rng.uniform(-2, 2)
+        for K, is_kernel in ((kernels.gram_matrix(kernels.rbf_kernel, X, gamma=1 / X.var()), True),
+                             (kernels.gram_matrix(kernels.polynomial_kernel, X, degree=3), True),
+                             (np.sqrt(((X[:, None] - X[None]) ** 2).sum(2)), False)):
+            assert kernels.smallest_eigenvalue(K) == pytest.approx(eigh(K, eigvals_only=True)[0],
+                                                                    abs=1e-9 * np.abs(K).max())
+            assert kernels.is_psd(K) == is_kernel
+
+
+@pytest.mark.parametrize("call, pattern", [
+    (lambda: kernels.polynomial_kernel([[1.0]], [[1.0, 2.0]]), "same dimension"),
+    (lambda: kernels.polynomial_kernel([[1.0]], [[1.0]], degree=0), "degree"),
+    (lambda: kernels.polynomial_kernel([[1.0]], [[1.0]], c=-1), "c"),
+    (lambda: kernels.rbf_kernel([[1.0]], [[1.0]], gamma=0), "gamma"),
+    (lambda: kernels.smallest_eigenvalue([[1.0, 2.0], [0.0, 1.0]]), "not symmetric"),
+    (lambda: kernels.smallest_eigenvalue(np.ones(3)), "square"),
+    (lambda: kernels.train_kernel_perceptron(np.eye(3), [1, -1]), r"shape \(3,\)"),
+    (lambda: kernels.train_kernel_perceptron(np.eye(2), [1, 0]), "-1 and \\+1"),
+    (lambda: kernels.train_kernel_perceptron(np.ones((2, 3)), [1, -1]), "square Gram matrix"),
+    (lambda: kernels.kernel_predict(np.eye(2), [1, -1], [1, 2, 3]), "alpha has shape"),
+    (lambda: kernels.gram_matrix(lambda A, B: A @ B.T[:, :1], np.eye(3)), "expected"),
+])
+def test_bad_input_is_named(call, pattern):
+    with pytest.raises((ValueError, TypeError), match=pattern):
+        call()
