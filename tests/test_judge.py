@@ -208,6 +208,8 @@ def test_every_name_a_test_uses_is_there_for_the_grader(name):
             elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
                 known.add(node.name)
                 known |= {a.arg for a in node.args.args} if isinstance(node, ast.FunctionDef) else set()
+            elif isinstance(node, ast.Lambda):
+                known |= {a.arg for a in node.args.args}
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
                 known |= {a.asname or a.name.split(".")[0] for a in node.names}
     missing = {gid: sorted(judge.used_names(src) - known) for gid, src in spec.tests.items()}

@@ -280,3 +280,34 @@ def test_knn_reference_errors_obey_cover_and_hart():
 
     eta = np.exp(mle.log_posterior(model, X))[:, 1]
     assert r_1nn == pytest.approx(np.mean(2 * eta * (1 - eta)), abs=3e-3)
+
+
+def test_draw_kernel_perceptron_reports_what_a_plain_perceptron_on_the_explicit_map_gets():
+    from mlcourse import kernels
+
+    X, y, X_test, y_test = widgets.kernel_explorer._kernel_sample("disc and ring", 60, 2)
+    run, train_err, test_err = widgets.draw_kernel_perceptron("disc and ring", "polynomial", 2, n=60, seed=2,
+                                                              resolution=20)
+    primal = perceptron.train_perceptron(kernels.polynomial_features(X, 2), y, max_epochs=100)
+    w = (run.alpha * y) @ kernels.polynomial_features(X, 2)
+    np.testing.assert_allclose(w, primal.w, rtol=1e-9, atol=1e-9)
+    assert train_err == pytest.approx(np.mean(perceptron.predict(primal.w, kernels.polynomial_features(X, 2)) != y))
+    assert test_err == pytest.approx(np.mean(perceptron.predict(primal.w, kernels.polynomial_features(X_test, 2)) != y_test))
+
+
+def test_kernel_explorer_a_line_never_separates_the_ring_and_a_gaussian_fits_the_xor():
+    run, train_err, _ = widgets.draw_kernel_perceptron("disc and ring", "polynomial", 1, max_epochs=30, resolution=20)
+    assert not run.converged and train_err > 0.2
+    run, train_err, test_err = widgets.draw_kernel_perceptron("exclusive or", "gaussian", 0.5, resolution=20)
+    assert run.converged and train_err == 0.0 and test_err < 0.15
+    assert set(run.support) == set(np.flatnonzero(run.alpha))
+
+
+@pytest.mark.parametrize("call, pattern", [
+    (lambda: widgets.draw_kernel_perceptron("moons", "gaussian", 1.0), "data_set must be one of"),
+    (lambda: widgets.draw_kernel_perceptron("exclusive or", "sigmoid", 1.0), "kind must be"),
+    (lambda: widgets.draw_kernel_perceptron("exclusive or", "gaussian", -1.0), "sigma"),
+])
+def test_kernel_explorer_names_bad_input(call, pattern):
+    with pytest.raises(ValueError, match=pattern):
+        call()

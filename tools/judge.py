@@ -157,19 +157,21 @@ def grading_library(root: Path, lacks: list[str]) -> tuple[Path, list[Path]]:
                              "sklearn or scipy.stats, or a function of mlcourse)")
         hidden.append(Path(next(iter(spec.submodule_search_locations))).resolve())
     digest = hashlib.sha256(json.dumps(sorted(removed.items())).encode())
-    for path in sorted(library.glob("*.py")):
-        digest.update(path.name.encode() + path.read_bytes())
+    for path in sorted(library.rglob("*.py")):                       # subpackages (widgets/) too
+        digest.update(str(path.relative_to(library)).encode() + path.read_bytes())
     target = root / "build" / "grading-lib" / digest.hexdigest()[:16]
     if not (target / "mlcourse").is_dir():
         target.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix="new-", dir=target.parent))
         (staging / "mlcourse").mkdir()
-        for path in sorted(library.glob("*.py")):
+        for path in sorted(library.rglob("*.py")):
             source = path.read_text()
-            functions = removed.get(path.stem)
+            functions = removed.get(path.stem) if path.parent == library else None
             if functions:
                 source = without_functions(source, functions, f"mlcourse.{path.stem}")
-            (staging / "mlcourse" / path.name).write_text(source)
+            target_file = staging / "mlcourse" / path.relative_to(library)
+            target_file.parent.mkdir(parents=True, exist_ok=True)
+            target_file.write_text(source)
         compileall.compile_dir(str(staging), quiet=1)
         for folder, dirs, files in os.walk(staging):
             os.chmod(folder, 0o755)
