@@ -30,8 +30,8 @@ def test_kernels_equal_scikit_learn_across_scales():
         p, c = int(rng.integers(1, 5)), float(rng.uniform(0, 3))
         np.testing.assert_allclose(kernels.polynomial_kernel(A, B, p, c),
                                    pairwise.polynomial_kernel(A, B, degree=p, gamma=1.0, coef0=c), rtol=1e-10, atol=1e-12)
-        gamma = 10 ** rng.uniform(-2, 1) / A.var()
-        np.testing.assert_allclose(kernels.rbf_kernel(A, B, gamma), pairwise.rbf_kernel(A, B, gamma=gamma),
+        sigma = 10 ** rng.uniform(-1, 1) * A.std()
+        np.testing.assert_allclose(kernels.rbf_kernel(A, B, sigma), pairwise.rbf_kernel(A, B, gamma=0.5 / sigma**2),
                                    rtol=1e-9, atol=1e-12)
 
 
@@ -40,7 +40,7 @@ def test_rbf_kernel_of_a_point_with_itself_is_one_far_from_the_origin():
     X = 1e7 + rng.standard_normal((20, 3))
     np.testing.assert_array_equal(np.diag(kernels.rbf_kernel(X, X, 1.0)), 1.0)
     np.testing.assert_allclose(kernels.rbf_kernel(X, X, 1.0),
-                               np.exp(-((X[:, None] - X[None]) ** 2).sum(2)), rtol=1e-6, atol=1e-9)
+                               np.exp(-((X[:, None] - X[None]) ** 2).sum(2) / 2), rtol=1e-6, atol=1e-9)
 
 
 @pytest.mark.parametrize("d, p", [(1, 1), (1, 5), (2, 2), (3, 3), (5, 2), (4, 4)])
@@ -68,15 +68,15 @@ def test_polynomial_features_span_the_same_monomials_as_scikit_learn():
 def test_truncated_rbf_features_converge_to_the_rbf_kernel():
     rng = np.random.default_rng(4)
     A, B = rng.uniform(-1, 1, (15, 2)), rng.uniform(-1, 1, (12, 2))
-    exact = kernels.rbf_kernel(A, B, 0.7)
+    exact = kernels.rbf_kernel(A, B, 0.8)
     errors = []
-    for terms in (1, 2, 4, 8, 16):
-        phi_A, phi_B = kernels.rbf_features(A, 0.7, terms), kernels.rbf_features(B, 0.7, terms)
+    for terms in (1, 2, 4, 8, 16, 24):
+        phi_A, phi_B = kernels.rbf_features(A, 0.8, terms), kernels.rbf_features(B, 0.8, terms)
         errors.append(np.abs(phi_A @ phi_B.T - exact).max())
     assert all(later < earlier for earlier, later in zip(errors, errors[1:]))
     assert errors[-1] < 1e-10
     # and the block sizes are those of the homogeneous maps: C(d + k - 1, k) for k = 0 .. terms - 1
-    assert kernels.rbf_features(A, 0.7, 5).shape[1] == sum(math.comb(2 + k - 1, k) for k in range(5))
+    assert kernels.rbf_features(A, 0.8, 5).shape[1] == sum(math.comb(2 + k - 1, k) for k in range(5))
 
 
 def test_memorising_features_separate_any_labelling_and_map_new_points_to_zero():
@@ -132,6 +132,18 @@ def test_kernel_perceptron_with_the_linear_kernel_is_lecture_02s_perceptron():
         np.testing.assert_array_equal((dual.alpha * y) @ X, primal.w)
 
 
+def test_kernel_perceptron_resumes_from_alpha0_like_one_long_run():
+    rng = np.random.default_rng(9)
+    X = rng.standard_normal((40, 2))
+    y = np.where((X ** 2).sum(1) > 1.2, 1, -1)
+    K = kernels.rbf_kernel(X, X, 0.5)
+    long = kernels.train_kernel_perceptron(K, y, max_epochs=3)
+    first = kernels.train_kernel_perceptron(K, y, max_epochs=1)
+    rest = kernels.train_kernel_perceptron(K, y, max_epochs=2, alpha0=first.alpha)
+    np.testing.assert_array_equal(rest.alpha, long.alpha)
+    assert first.updates.tolist() + rest.updates.tolist() == long.updates.tolist()
+
+
 def test_kernel_prediction_sends_a_zero_score_to_plus_one():
     np.testing.assert_array_equal(kernels.kernel_predict(np.zeros((3, 2)), [1, -1], [0, 0]), [1, 1, 1])
     np.testing.assert_array_equal(kernels.kernel_predict([[1.0, 0.0], [0.0, 1.0]], [1, -1], [2, 3]), [1, -1])
@@ -141,7 +153,7 @@ def test_smallest_eigenvalue_and_psd_test_against_scipy():
     rng = np.random.default_rng(8)
     for _ in range(20):
         X = rng.standard_normal((int(rng.integers(2, 30)), int(rng.integers(1, 5)))) * 10 ** rng.uniform(-2, 2)
-        for K, is_kernel in ((kernels.gram_matrix(kernels.rbf_kernel, X, gamma=1 / X.var()), True),
+        for K, is_kernel in ((kernels.gram_matrix(kernels.rbf_kernel, X, sigma=X.std()), True),
                              (kernels.gram_matrix(kernels.polynomial_kernel, X, degree=3), True),
                              (np.sqrt(((X[:, None] - X[None]) ** 2).sum(2)), False)):
             assert kernels.smallest_eigenvalue(K) == pytest.approx(eigh(K, eigvals_only=True)[0],
@@ -153,13 +165,14 @@ def test_smallest_eigenvalue_and_psd_test_against_scipy():
     (lambda: kernels.polynomial_kernel([[1.0]], [[1.0, 2.0]]), "same dimension"),
     (lambda: kernels.polynomial_kernel([[1.0]], [[1.0]], degree=0), "degree"),
     (lambda: kernels.polynomial_kernel([[1.0]], [[1.0]], c=-1), "c"),
-    (lambda: kernels.rbf_kernel([[1.0]], [[1.0]], gamma=0), "gamma"),
+    (lambda: kernels.rbf_kernel([[1.0]], [[1.0]], sigma=0), "sigma"),
     (lambda: kernels.smallest_eigenvalue([[1.0, 2.0], [0.0, 1.0]]), "not symmetric"),
     (lambda: kernels.smallest_eigenvalue(np.ones(3)), "square"),
     (lambda: kernels.train_kernel_perceptron(np.eye(3), [1, -1]), r"shape \(3,\)"),
     (lambda: kernels.train_kernel_perceptron(np.eye(2), [1, 0]), "-1 and \\+1"),
     (lambda: kernels.train_kernel_perceptron(np.ones((2, 3)), [1, -1]), "square Gram matrix"),
     (lambda: kernels.kernel_predict(np.eye(2), [1, -1], [1, 2, 3]), "alpha has shape"),
+    (lambda: kernels.train_kernel_perceptron(np.eye(2), [1, -1], alpha0=[1, -1]), "whole numbers >= 0"),
     (lambda: kernels.gram_matrix(lambda A, B: A @ B.T[:, :1], np.eye(3)), "expected"),
 ])
 def test_bad_input_is_named(call, pattern):

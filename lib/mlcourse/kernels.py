@@ -7,7 +7,8 @@ Conventions of the lecture:
 * the **polynomial kernel** ``(c + a.b)^p`` (degree ``p >= 1``, ``c >= 0``) and its explicit map
   :func:`polynomial_features`, whose coordinates are the monomials of degree at most ``p`` weighted
   by square roots of multinomial coefficients, so that ``phi(a).phi(b) = (c + a.b)^p`` exactly;
-* the **Gaussian (RBF) kernel** ``exp(-gamma ||a - b||^2)``, ``gamma > 0``;
+* the **Gaussian (RBF) kernel** ``exp(-||a - b||^2 / (2 sigma^2))`` of bandwidth ``sigma > 0``
+  (scikit-learn's ``gamma`` is ``1 / (2 sigma^2)``);
 * the **kernel perceptron** keeps ``alpha[i]``, the number of updates made on point ``i``; its score
   is ``f(x) = sum_i alpha_i y_i k(x_i, x)``. It is lecture 02's perceptron run on ``phi(x)`` without
   writing ``phi``: same order of the points, a mistake when ``y f(x) <= 0``, prediction ``sign``
@@ -19,6 +20,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -50,16 +52,16 @@ def polynomial_kernel(A, B, degree=2, c=1.0) -> np.ndarray:
     return (c + A @ B.T) ** degree
 
 
-def rbf_kernel(A, B, gamma=1.0) -> np.ndarray:
-    """``K[i, j] = exp(-gamma ||A[i] - B[j]||^2)``, with the squared distances of lecture 05 (centred,
-    never negative), so that ``K[i, i] = 1`` for equal points however far from the origin.
+def rbf_kernel(A, B, sigma=1.0) -> np.ndarray:
+    """``K[i, j] = exp(-||A[i] - B[j]||^2 / (2 sigma^2))``, with the squared distances of lecture 05
+    (centred, never negative), so that ``K[i, i] = 1`` for equal points however far from the origin.
 
-    >>> rbf_kernel([[0.0, 0.0]], [[0.0, 0.0], [1.0, 1.0]], gamma=0.5).round(4)
+    >>> rbf_kernel([[0.0, 0.0]], [[0.0, 0.0], [1.0, 1.0]], sigma=1.0).round(4)
     array([[1.    , 0.3679]])
     """
-    gamma = positive_float(gamma, "gamma")
+    sigma = positive_float(sigma, "sigma")
     K = squared_distances(A, B)
-    K *= -gamma
+    K *= -0.5 / sigma**2
     return np.exp(K, out=K)
 
 
@@ -73,9 +75,7 @@ def gram_matrix(kernel, X, **params) -> np.ndarray:
     return (K + K.T) / 2
 
 
-def smallest_eigenvalue(K) -> float:
-    """The smallest eigenvalue of the symmetric matrix ``K``: negative (beyond rounding) means ``K`` is
-    not positive semidefinite, so no feature map has it as Gram matrix."""
+def _symmetric_eigenvalues(K) -> np.ndarray:
     K = np.asarray(K, dtype=float)
     if K.ndim != 2 or K.shape[0] != K.shape[1] or K.size == 0:
         raise ValueError(f"K must be a square matrix; got shape {K.shape}")
@@ -83,16 +83,20 @@ def smallest_eigenvalue(K) -> float:
         raise ValueError("K has entries that are not finite")
     if not np.allclose(K, K.T, rtol=1e-10, atol=1e-12 * max(1.0, np.abs(K).max())):
         raise ValueError("K is not symmetric: a Gram matrix has K[i, j] = k(x_i, x_j) = K[j, i]")
-    return float(np.linalg.eigvalsh((K + K.T) / 2)[0])
+    return np.linalg.eigvalsh((K + K.T) / 2)
+
+
+def smallest_eigenvalue(K) -> float:
+    """The smallest eigenvalue of the symmetric matrix ``K``: negative (beyond rounding) means ``K`` is
+    not positive semidefinite, so no feature map has it as Gram matrix."""
+    return float(_symmetric_eigenvalues(K)[0])
 
 
 def is_psd(K, rtol=1e-9) -> bool:
     """Whether ``K`` is positive semidefinite up to rounding: its smallest eigenvalue is at least
     ``-rtol`` times its largest absolute eigenvalue (the scale of the rounding errors)."""
-    K = np.asarray(K, dtype=float)
-    lowest = smallest_eigenvalue(K)
-    scale = max(np.abs(np.linalg.eigvalsh((K + K.T) / 2)).max(), np.finfo(float).tiny)
-    return lowest >= -rtol * scale
+    eigenvalues = _symmetric_eigenvalues(K)
+    return bool(eigenvalues[0] >= -rtol * max(np.abs(eigenvalues).max(), np.finfo(float).tiny))
 
 
 # --------------------------------------------------------------------------- explicit feature maps
@@ -108,11 +112,21 @@ def polynomial_feature_count(d, degree) -> int:
     return math.comb(positive_int(d, "d") + positive_int(degree, "degree"), degree)
 
 
-def _monomials(d, degree):
-    """Exponent vectors (count of the constant, then of x_1 .. x_d) of the degree-p monomials in the
-    d + 1 variables (sqrt(c), x_1, ..., x_d): one per multiset of size p, in a fixed order."""
-    return [np.bincount(np.array(combo, dtype=int), minlength=d + 1)
-            for combo in itertools.combinations_with_replacement(range(d + 1), degree)]
+@lru_cache(maxsize=1024)
+def _monomials(d, degree, homogeneous=False):
+    """Exponent vectors ``k`` (M, d + 1) of the monomials of the map, column 0 the power of the constant
+    ``sqrt(c)`` (0 throughout when ``homogeneous``), one per multiset of size ``degree``, in a fixed
+    order; and the weights ``sqrt(degree! / prod_j k_j!)`` (M,)."""
+    first = 1 if homogeneous else 0
+    combos = np.array(list(itertools.combinations_with_replacement(range(first, d + 1), degree)), dtype=int)
+    exponents = np.stack([np.sum(combos == j, axis=1) for j in range(d + 1)], axis=1)
+    log_weight = math.lgamma(degree + 1) - np.vectorize(math.lgamma)(exponents + 1.0).sum(axis=1)
+    return exponents, np.exp(log_weight / 2)
+
+
+def _weighted_monomials(U, degree, homogeneous=False):
+    exponents, weights = _monomials(U.shape[1] - 1, degree, homogeneous)
+    return weights * np.prod(U[:, None, :] ** exponents[None, :, :], axis=2)
 
 
 def polynomial_features(X, degree=2, c=1.0) -> np.ndarray:
@@ -130,38 +144,29 @@ def polynomial_features(X, degree=2, c=1.0) -> np.ndarray:
     X = as_matrix(X)
     degree = positive_int(degree, "degree")
     c = nonnegative_float(c, "c")
-    n, d = X.shape
-    U = np.hstack([np.full((n, 1), math.sqrt(c)), X])
-    columns = []
-    for k in _monomials(d, degree):
-        weight = math.sqrt(math.factorial(degree) / math.prod(math.factorial(int(e)) for e in k))
-        columns.append(weight * np.prod(U ** k, axis=1))
-    return np.stack(columns, axis=1)
+    return _weighted_monomials(np.hstack([np.full((len(X), 1), math.sqrt(c)), X]), degree)
 
 
-def rbf_features(X, gamma=1.0, terms=10) -> np.ndarray:
+def rbf_features(X, sigma=1.0, terms=10) -> np.ndarray:
     """A truncated explicit map for the RBF kernel: ``phi(a) . phi(b)`` is the RBF kernel with the
-    series of ``exp(2 gamma a.b)`` cut after ``terms`` terms.
+    series of ``exp(2 gamma a.b)`` cut after ``terms`` terms (degrees ``0, ..., terms - 1``).
 
+    With ``gamma = 1 / (2 sigma^2)``,
     ``exp(-gamma ||a - b||^2) = exp(-gamma ||a||^2) exp(-gamma ||b||^2) sum_{k>=0} (2 gamma)^k (a.b)^k / k!``
     and ``(a.b)^k`` is the inner product of the degree-k homogeneous monomial maps (the multinomial
-    weights of :func:`polynomial_features` with ``c = 0``). Block k is that map times
+    weights of :func:`polynomial_features` without the constant). Block k is that map times
     ``exp(-gamma ||a||^2) sqrt((2 gamma)^k / k!)``; the full map has infinitely many blocks.
     """
     X = as_matrix(X)
-    gamma = positive_float(gamma, "gamma")
+    gamma = 0.5 / positive_float(sigma, "sigma") ** 2
     terms = positive_int(terms, "terms")
+    U = np.hstack([np.ones((len(X), 1)), X])
     envelope = np.exp(-gamma * (X * X).sum(axis=1))[:, None]
     blocks = [envelope * np.ones((len(X), 1))]
     for k in range(1, terms):
-        homogeneous = polynomial_features(X, k, c=0.0)[:, _homogeneous_columns(X.shape[1], k)]
-        blocks.append(envelope * math.sqrt((2 * gamma) ** k / math.factorial(k)) * homogeneous)
+        scale = math.exp((k * math.log(2 * gamma) - math.lgamma(k + 1)) / 2)
+        blocks.append(envelope * scale * _weighted_monomials(U, k, homogeneous=True))
     return np.hstack(blocks)
-
-
-def _homogeneous_columns(d, degree):
-    """Columns of :func:`polynomial_features` (degree ``degree``) that do not involve the constant."""
-    return np.array([k[0] == 0 for k in _monomials(d, degree)])
 
 
 def memorising_features(X_train, X) -> np.ndarray:
@@ -206,10 +211,11 @@ def _gram_and_labels(K, y):
     return K, as_labels(y, K.shape[0])
 
 
-def train_kernel_perceptron(K, y, max_epochs=1000) -> KernelPerceptronResult:
+def train_kernel_perceptron(K, y, max_epochs=1000, alpha0=None) -> KernelPerceptronResult:
     """The perceptron in its dual form, on the Gram matrix ``K`` (n, n) of the training points.
 
     Passes over the points in order; on a mistake at ``i`` (``y_i f(x_i) <= 0``), ``alpha_i += 1``.
+    Starts from ``alpha0`` (counts >= 0; zeros, that is ``w = 0``, by default).
     The scores ``f(x_j)`` of all points are kept up to date (an update adds ``y_i K[:, i]``), so a check
     costs one lookup and an update one column.
 
@@ -221,8 +227,8 @@ def train_kernel_perceptron(K, y, max_epochs=1000) -> KernelPerceptronResult:
     K, y = _gram_and_labels(K, y)
     max_epochs = positive_int(max_epochs, "max_epochs")
     n = len(y)
-    alpha = np.zeros(n, dtype=int)
-    scores = np.zeros(n)
+    alpha = np.zeros(n, dtype=int) if alpha0 is None else _counts(alpha0, n)
+    scores = K @ (alpha * y)
     updates = []
     for epoch in range(1, max_epochs + 1):
         before = len(updates)
@@ -235,6 +241,15 @@ def train_kernel_perceptron(K, y, max_epochs=1000) -> KernelPerceptronResult:
             return KernelPerceptronResult(alpha, np.array(updates, dtype=int), epoch, True)
     converged = bool(np.all(y * scores > 0))
     return KernelPerceptronResult(alpha, np.array(updates, dtype=int), max_epochs, converged)
+
+
+def _counts(alpha, n):
+    alpha = np.asarray(alpha)
+    if alpha.shape != (n,):
+        raise ValueError(f"alpha has shape {alpha.shape}; expected ({n},), one count per training point")
+    if not (np.all(alpha >= 0) and np.all(alpha == np.round(alpha))):
+        raise ValueError("alpha must hold whole numbers >= 0: the updates made on each point")
+    return alpha.astype(int)
 
 
 def kernel_decision_function(K_query, y_train, alpha) -> np.ndarray:
