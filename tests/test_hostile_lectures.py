@@ -96,6 +96,10 @@ def bayes_rule_table(joint):
 def entropy(y):
     return _private("trees").label_impurity(y, "entropy")
 """),
+    "06-kernels": ("kernel_predict", PRIVATE_COPY + """
+def kernel_predict(K_query, y_train, alpha):
+    return _private("kernels").kernel_predict(K_query, y_train, alpha)
+"""),
 }
 LEAKING_ANSWERS = "\nfor _name in {names!r}:\n    globals()[_name] = lambda *args, **kwargs: print(_frames()) or _frames()\n"
 
