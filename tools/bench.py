@@ -6,7 +6,7 @@
    generative classifiers of lectures 03 and 04 against `QuadraticDiscriminantAnalysis` and `BernoulliNB`;
    lecture 05's k-NN, k-d tree and decision tree against `KNeighborsClassifier`, `KDTree` and
    `DecisionTreeClassifier`; lecture 06's RBF Gram matrix against `rbf_kernel` and the kernel perceptron
-   against `Perceptron` on the explicit map.
+   against `Perceptron` on the explicit map; lecture 07's SMO solver against `SVC`.
 3. Grading: the start-up of one nbgrader command (plain, and as the course runs it), and a
    synthetic class graded sequentially (seconds per submission, and as a multiple of the floor),
    with 2 jobs on SQLite and on PostgreSQL (when one is reachable through MLCOURSE_GRADEBOOK or
@@ -161,6 +161,27 @@ def bench_kernels() -> None:
     print(f"{'kernel perceptron, 10 epochs (sklearn: explicit map)':<52} {1000:>6} {5:>4} {ours:>11.4f} {theirs:>10.4f} {ours / theirs:>7.1f}")
 
 
+def bench_svm() -> None:
+    """Lecture 07: the library's SMO solver (Gram matrix included) against scikit-learn's SVC, same C,
+    same stopping tolerance 1e-3, linear and RBF kernels at n = 2000 (goal within 10x)."""
+    from sklearn.svm import SVC
+
+    from mlcourse import kernels, svm
+
+    rng = np.random.default_rng(0)
+    n = 2000
+    X = rng.normal(size=(n, 5))
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] ** 2 - 0.5 + 0.5 * rng.normal(size=n) > 0, 1, -1)
+    print("\nlecture 07 against scikit-learn's SVC, same data (best of 3; goal: <= 10x)")
+    print(f"{'what':<40} {'n':>6} {'mlcourse s':>11} {'sklearn s':>10} {'ratio':>7}")
+    for name, gram, options in (("linear kernel, C = 1", lambda: kernels.linear_kernel(X, X), dict(kernel="linear")),
+                                ("Gaussian kernel, sigma = 1, C = 1", lambda: kernels.rbf_kernel(X, X, 1.0),
+                                 dict(kernel="rbf", gamma=0.5))):
+        ours = best_of(lambda: svm.fit_svm(gram(), y, C=1.0, tol=1e-3), 3)
+        theirs = best_of(lambda: SVC(C=1.0, tol=1e-3, **options).fit(X, y), 3)
+        print(f"{name:<40} {n:>6} {ours:>11.4f} {theirs:>10.4f} {ours / theirs:>7.1f}")
+
+
 def bench_startup() -> None:
     def seconds(cmd):
         return statistics.median(best_of(lambda: subprocess.run(cmd, check=True, capture_output=True), 1)
@@ -274,6 +295,7 @@ def main() -> None:
     bench_generative()
     bench_neighbours_and_trees()
     bench_kernels()
+    bench_svm()
     bench_startup()
     if not args.skip_grading:
         bench_grading(args.lecture, args.class_size, floor, args.big_class)
