@@ -1,7 +1,7 @@
 """`make bench`: speed of the course, as ratios (never asserted by a test).
 
 1. Each solution notebook's run time in a fresh kernel, against the floor: a fresh kernel that only
-   imports NumPy and Matplotlib.
+   imports NumPy and Matplotlib, timed just before each of three runs (medians).
 2. The library's perceptron against scikit-learn's `Perceptron` on the same data, same epochs; the
    generative classifiers of lectures 03 and 04 against `QuadraticDiscriminantAnalysis` and `BernoulliNB`;
    lecture 05's k-NN, k-d tree and decision tree against `KNeighborsClassifier`, `KDTree` and
@@ -284,11 +284,18 @@ def main() -> None:
     args = parser.parse_args()
     floor = floor_seconds()
     print(f"floor: fresh kernel importing numpy and matplotlib: {floor:.2f} s (median of 3)")
-    print(f"{'notebook':<40} {'seconds':>8} {'x floor':>8}")
+    print("each notebook: 3 rounds of (the floor, then the notebook); medians of the seconds and of the ratios,")
+    print("so that a machine whose speed drifts compares each run with a floor taken just before it")
+    print(f"{'notebook':<52} {'seconds':>8} {'x floor':>8}")
     for name in args.notebooks_only or lectures():
         for path in sorted((ROOT / "solutions" / name).glob("*.ipynb")):
-            seconds = run_seconds(nbformat.read(path, as_version=4), path.parent)
-            print(f"{str(path.relative_to(ROOT)):<40} {seconds:>8.2f} {seconds / floor:>8.1f}")
+            rounds = []
+            for _ in range(3):
+                before = floor_seconds(repeat=1)
+                rounds.append((run_seconds(nbformat.read(path, as_version=4), path.parent), before))
+            seconds = statistics.median(t for t, _ in rounds)
+            ratio = statistics.median(t / f for t, f in rounds)
+            print(f"{str(path.relative_to(ROOT)):<52} {seconds:>8.2f} {ratio:>8.1f}")
     if args.notebooks_only is not None:
         return
     bench_perceptron()
