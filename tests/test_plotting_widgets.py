@@ -285,7 +285,7 @@ def test_knn_reference_errors_obey_cover_and_hart():
 def test_draw_kernel_perceptron_reports_what_a_plain_perceptron_on_the_explicit_map_gets():
     from mlcourse import kernels
 
-    X, y, X_test, y_test = widgets.kernel_explorer._kernel_sample("disc and ring", 60, 2)
+    X, y, X_test, y_test = widgets.lecture06._kernel_sample("disc and ring", 60, 2)
     run, train_err, test_err = widgets.draw_kernel_perceptron("disc and ring", "polynomial", 2, n=60, seed=2,
                                                               resolution=20)
     primal = perceptron.train_perceptron(kernels.polynomial_features(X, 2), y, max_epochs=100)
@@ -310,4 +310,32 @@ def test_kernel_explorer_a_line_never_separates_the_ring_and_a_gaussian_fits_the
 ])
 def test_kernel_explorer_names_bad_input(call, pattern):
     with pytest.raises(ValueError, match=pattern):
+        call()
+
+
+@pytest.mark.parametrize("data_set, kind, sigma, C", [("two overlapping clouds", "linear", 0.0, 1.0),
+                                                      ("exclusive or", "gaussian", 0.5, 10.0),
+                                                      ("disc and ring", "gaussian", 1.0, 0.1)])
+def test_draw_svm_reports_what_libsvm_gets(data_set, kind, sigma, C):
+    from sklearn.svm import SVC
+
+    X, y, X_test, y_test = widgets.lecture07._svm_sample(data_set, 100, 4)
+    run, train_err, test_err = widgets.draw_svm(data_set, kind, sigma, C, seed=4, resolution=20)
+    options = dict(kernel="linear") if kind == "linear" else dict(kernel="rbf", gamma=0.5 / sigma**2)
+    model = SVC(C=C, tol=1e-3, **options).fit(X, y)
+    assert train_err == pytest.approx(np.mean(model.predict(X) != y), abs=0.021)
+    assert test_err == pytest.approx(np.mean(model.predict(X_test) != y_test), abs=0.011)
+    assert abs(len(run.support) - len(model.support_)) <= 2
+    circles = [c for c in plt.gcf().axes[0].collections if isinstance(c, PathCollection) and len(c.get_offsets())
+               and not np.any(c.get_facecolors()[:, 3] > 0)]
+    assert sum(len(c.get_offsets()) for c in circles) == len(run.support)
+
+
+@pytest.mark.parametrize("call, pattern", [
+    (lambda: widgets.draw_svm("moons", "linear", 0.0, 1.0), "data_set must be one of"),
+    (lambda: widgets.draw_svm("exclusive or", "poly", 1.0, 1.0), "kind must be"),
+    (lambda: widgets.draw_svm("exclusive or", "linear", 0.0, -1.0), "C must be > 0"),
+])
+def test_svm_explorer_names_bad_input(call, pattern):
+    with pytest.raises((ValueError, TypeError), match=pattern):
         call()
