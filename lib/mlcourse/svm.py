@@ -135,23 +135,36 @@ def fit_svm(K, y, C=1.0, tol=1e-3, max_iter=None) -> SVMResult:
     score = y.astype(float)
     pos = y > 0
     up, low = _up_low(alpha, pos, C)
+    # 0 in a set, -inf (or +inf) outside: a masked score is one addition; buffers are reused
+    up_pen, low_pen = np.where(up, 0.0, -np.inf), np.where(low, 0.0, np.inf)
+    up_score, low_score, curve, step = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
     n_iter, gap = 0, np.inf
     while n_iter < max_iter:
-        up_score = np.where(up, score, -np.inf)
-        low_score = np.where(low, score, np.inf)
-        i = int(np.argmax(up_score))
+        np.add(score, up_pen, out=up_score)
+        np.add(score, low_pen, out=low_score)
+        i = int(up_score.argmax())
         gap = up_score[i] - low_score.min()
         if not gap > tol:                           # also when I_up or I_low is empty (-inf or nan)
             break
-        # j: second order, the largest decrease b^2 / a among t in I_low with score_t < score_i
-        b = score[i] - low_score                     # -inf outside I_low
-        a = np.maximum(diag[i] + diag - 2.0 * K[i], _TAU)
-        j = int(np.argmax(np.where(b > 0, b * b / a, -np.inf)))
+        # j: second order, the largest decrease b^2 / a among t in I_low with b = score_i - score_t > 0
+        np.subtract(score[i], low_score, out=step)  # b; -inf outside I_low
+        np.maximum(step, 0.0, out=step)             # no gain where b <= 0 (the best has b = gap > 0)
+        np.multiply(K[i], -2.0, out=curve)
+        curve += diag
+        curve += diag[i]
+        np.maximum(curve, _TAU, out=curve)          # a = K_ii + K_tt - 2 K_it, floored
+        step *= step
+        step /= curve
+        j = int(step.argmax())
         change_i, change_j = _update_pair(i, j, alpha, score, y, C, K, diag)
-        score -= K[i] * (y[i] * change_i) + K[j] * (y[j] * change_j)     # rows: K is symmetric
+        np.multiply(K[i], y[i] * change_i, out=step)
+        score -= step
+        np.multiply(K[j], y[j] * change_j, out=step)
+        score -= step                               # rows: K is symmetric
         for t in (i, j):
             up[t] = (alpha[t] < C) if pos[t] else (alpha[t] > 0)
             low[t] = (alpha[t] > 0) if pos[t] else (alpha[t] < C)
+            up_pen[t], low_pen[t] = (0.0 if up[t] else -np.inf), (0.0 if low[t] else np.inf)
         n_iter += 1
     if up.any() and low.any():                      # the gap where the run ended (after its last update)
         gap = score[up].max() - score[low].min()
