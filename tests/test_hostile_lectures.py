@@ -100,6 +100,10 @@ def entropy(y):
 def kernel_predict(K_query, y_train, alpha):
     return _private("kernels").kernel_predict(K_query, y_train, alpha)
 """),
+    "07-svm": ("dual_objective", PRIVATE_COPY + """
+def dual_objective(alpha, K, y):
+    return _private("svm").dual_objective(alpha, K, y)
+"""),
 }
 LEAKING_ANSWERS = "\nfor _name in {names!r}:\n    globals()[_name] = lambda *args, **kwargs: print(_frames()) or _frames()\n"
 
