@@ -231,10 +231,19 @@ def test_real_data_equal_scikit_learns_loaders(name):
     assert list(ours.target_names) == [str(t) for t in theirs.target_names]
 
 
+def test_diabetes_equals_scikit_learns_unscaled_loader():
+    import sklearn.datasets
+
+    ours, theirs = data.load_diabetes(), sklearn.datasets.load_diabetes(scaled=False)
+    np.testing.assert_array_equal(ours.X, theirs.data)
+    np.testing.assert_array_equal(ours.y, theirs.target)
+    assert list(ours.feature_names) == list(theirs.feature_names) and ours.target_names == ()
+
+
 def test_real_data_loaders_do_not_import_scikit_learn():
     import subprocess
     import sys
 
-    code = "import sys; from mlcourse import data; data.load_wine(); print('sklearn' in sys.modules)"
+    code = "import sys; from mlcourse import data; data.load_wine(); data.load_diabetes(); print('sklearn' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"

@@ -174,10 +174,33 @@ def test_the_grading_library_lacks_exactly_what_is_named(tmp_path):
     assert not list(folder.rglob("*.py"))[0].stat().st_mode & 0o022  # nobody can change it
 
 
+def test_a_lacking_numpy_function_raises_wherever_numpy_holds_it():
+    """Withdrawn when the grading library is imported (the tagged setup cells do, before any answer), in
+    numpy.linalg and in the private module that defines it, so `from numpy.linalg._linalg import lstsq`
+    fails too; every other function of NumPy still works."""
+    folder, _ = judge.grading_library(ROOT, ["numpy.linalg.lstsq", "numpy.linalg.pinv"])
+    code = (f"import sys; sys.path.insert(0, {str(folder)!r}); import numpy as np; import mlcourse\n"
+            "from numpy.linalg._linalg import lstsq\n"
+            "A = np.eye(2)\n"
+            "print(np.linalg.solve(A, np.ones(2)).tolist())\n"
+            "for f in (lambda: np.linalg.lstsq(A, np.ones(2)), lambda: lstsq(A, np.ones(2)), lambda: np.linalg.pinv(A)):\n"
+            "    try:\n        f()\n    except RuntimeError as err:\n        print(err)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["[1.0, 1.0]"] + [
+        f"numpy.linalg.{f} is not available when your work is graded: the exercise asks you to write what it "
+        "does yourself" for f in ("lstsq", "lstsq", "pinv")]
+    plain, _ = judge.grading_library(ROOT, [])
+    assert "_withdraw" not in (plain / "mlcourse" / "__init__.py").read_text()
+
+
 @pytest.mark.parametrize("name, why", [
     ("mlcourse.perceptron.no_such_function", "has no function"),
     ("mlcourse.nope.f", "neither"),
-    ("numpy.linalg.norm", "not an installed package"),
+    ("numpy.linalg.no_such_function", "numpy.linalg has no function no_such_function"),
+    ("numpy.linalg", "cannot be hidden"),
+    ("numpy", "cannot be hidden"),
+    ("numpy.linalg.LinAlgError", "not a function of NumPy"),
+    ("scipy.nope", "not an installed package"),
 ])
 def test_kernel_lacks_with_a_wrong_name_is_an_error_naming_it(name, why):
     with pytest.raises(ValueError, match=why):

@@ -136,10 +136,12 @@ def grading_library(root: Path, lacks: list[str]) -> tuple[Path, list[Path]]:
     (of third-party packages) the kernel must not see.
 
     A name ``mlcourse.module.function`` loses the function's code: it raises, saying it is not
-    available in grading. ``mlcourse.module`` loses the whole module. Any other name is a package or
+    available in grading. ``mlcourse.module`` loses the whole module. A NumPy function
+    (``numpy.linalg.lstsq``) is replaced by one that raises when the library is imported
+    (``withdrawing``). Any other name is a package or
     a package's subpackage (``sklearn``, ``scipy.stats``), hidden from the kernel entirely. The copy
     is built once per content under build/grading-lib/ and compiled, readable by all."""
-    library, hidden = root / "lib" / "mlcourse", []
+    library, hidden, withdrawn = root / "lib" / "mlcourse", [], []
     removed: dict[str, list[str]] = {}  # module file -> functions ("*" for all)
     for name in sorted(set(lacks)):
         parts = name.split(".")
@@ -151,12 +153,15 @@ def grading_library(root: Path, lacks: list[str]) -> tuple[Path, list[Path]]:
             else:
                 raise ValueError(f"kernel_lacks: {name} is neither mlcourse.<module> nor mlcourse.<module>.<function>")
             continue
+        if parts[0] == "numpy":
+            withdrawn.append(numpy_function(name))
+            continue
         spec = importlib.util.find_spec(name)
         if spec is None or not spec.submodule_search_locations:
             raise ValueError(f"kernel_lacks: {name} is not an installed package (name a package, such as "
                              "sklearn or scipy.stats, or a function of mlcourse)")
         hidden.append(Path(next(iter(spec.submodule_search_locations))).resolve())
-    digest = hashlib.sha256(json.dumps(sorted(removed.items())).encode())
+    digest = hashlib.sha256(json.dumps([sorted(removed.items()), sorted(withdrawn)]).encode())
     for path in sorted(library.rglob("*.py")):                       # subpackages (widgets/) too
         digest.update(str(path.relative_to(library)).encode() + path.read_bytes())
     target = root / "build" / "grading-lib" / digest.hexdigest()[:16]
@@ -169,6 +174,8 @@ def grading_library(root: Path, lacks: list[str]) -> tuple[Path, list[Path]]:
             functions = removed.get(path.stem) if path.parent == library else None
             if functions:
                 source = without_functions(source, functions, f"mlcourse.{path.stem}")
+            if path == library / "__init__.py" and withdrawn:
+                source += withdrawing(sorted(withdrawn))
             target_file = staging / "mlcourse" / path.relative_to(library)
             target_file.parent.mkdir(parents=True, exist_ok=True)
             target_file.write_text(source)
@@ -182,6 +189,52 @@ def grading_library(root: Path, lacks: list[str]) -> tuple[Path, list[Path]]:
         except OSError:  # built by another grader at the same time
             shutil.rmtree(staging, ignore_errors=True)
     return target, hidden
+
+
+def numpy_function(name: str) -> str:
+    """``name`` if it is a function of NumPy (``numpy.linalg.lstsq``), else a ValueError naming it."""
+    module, _, function = name.rpartition(".")
+    if not module:
+        raise ValueError("kernel_lacks: numpy cannot be hidden (every lecture needs it); name the functions "
+                         "an answer must not call, such as numpy.linalg.lstsq")
+    try:
+        target = getattr(importlib.import_module(module), function)
+    except (ImportError, AttributeError):
+        raise ValueError(f"kernel_lacks: {name}: {module} has no function {function}") from None
+    if not callable(target) or isinstance(target, type) or type(target).__name__ == "module":
+        raise ValueError(f"kernel_lacks: {name} is not a function of NumPy (NumPy and its subpackages cannot "
+                         "be hidden: name the functions an answer must not call)")
+    return name
+
+
+def withdrawing(names: list[str]) -> str:
+    """Code for the end of the grading library's ``mlcourse/__init__.py`` (which the tagged setup cells
+    import before any answer runs) that replaces each NumPy function in ``names`` by one that raises,
+    in every NumPy module that holds it (``numpy.linalg`` and ``numpy.linalg._linalg`` alike). It stops
+    an answer that calls the function; it cannot stop a student set on restoring it, who still has to
+    return right values to the hidden tests."""
+    return f'''
+
+def _withdraw(names):
+    import importlib
+    import sys
+
+    for name in names:
+        module, _, function = name.rpartition(".")
+        original = getattr(importlib.import_module(module), function)
+
+        def withdrawn(*args, _name=name, **kwargs):
+            raise RuntimeError(f"{{_name}} is not available when your work is graded: the exercise asks "
+                               "you to write what it does yourself")
+
+        for held in [m for key, m in list(sys.modules.items()) if key == "numpy" or key.startswith("numpy.")]:
+            if getattr(held, function, None) is original:
+                setattr(held, function, withdrawn)
+
+
+_withdraw({names!r})
+del _withdraw
+'''
 
 
 def without_functions(source: str, functions: list[str], module: str) -> str:

@@ -37,10 +37,13 @@ class NameWhatGradingLacks(NbGraderPreprocessor):
         first = next((c for c in nb.cells if c.cell_type == "markdown"), None)
         if lacks and first is not None and "When your work is graded" not in first.source:
             functions = [f"`{name.removeprefix('mlcourse.')}`" for name in lacks if name.startswith("mlcourse.")]
-            packages = [f"`{name}`" for name in lacks if not name.startswith("mlcourse.")]
+            numpy = [f"`{name}`" for name in lacks if name.startswith("numpy.")]
+            packages = [f"`{name}`" for name in lacks if not name.startswith(("mlcourse.", "numpy."))]
             parts = []
             if functions:
                 parts.append("these functions of the library: " + ", ".join(functions))
+            if numpy:
+                parts.append("these functions of NumPy: " + ", ".join(numpy))
             if packages:
                 parts.append("the package" + ("s " if len(packages) > 1 else " ") + ", ".join(packages))
             first.source = (first.source.rstrip("\n") + "\n\n*When your work is graded, your answers run "

@@ -218,8 +218,9 @@ def sample_gaussian_classes(model, n: int, rng):
 
 @dataclass(frozen=True)
 class RealData:
-    """A real data set: ``X`` (n, d) floats, ``y`` (n,) integer classes ``0, ..., K - 1``, the names
-    of the features and of the classes, and where the file came from."""
+    """A real data set: ``X`` (n, d) floats, ``y`` (n,) integer classes ``0, ..., K - 1`` (or, for a
+    regression data set, real targets and no class names), the names of the features and of the
+    classes, and where the file came from."""
 
     X: np.ndarray
     y: np.ndarray
@@ -273,3 +274,26 @@ def load_breast_cancer() -> RealData:
 def load_iris() -> RealData:
     """Fisher's iris data (150 flowers, 4 measurements in cm, three species)."""
     return _shipped_csv("iris.csv", _IRIS_FEATURES)
+
+
+_DIABETES_FEATURES = ("age", "sex", "bmi", "bp", "s1", "s2", "s3", "s4", "s5", "s6")
+
+
+def load_diabetes() -> RealData:
+    """The diabetes data (Efron et al., 2004) as scikit-learn ships it, unscaled: 442 patients, 10
+    baseline measurements (age in years, sex coded 1 or 2, body-mass index, mean blood pressure and six
+    blood serum measurements s1 to s6), and ``y`` a real number, a measure of how the disease
+    progressed one year later. ``target_names`` is empty: the target is not a class."""
+    from importlib.util import find_spec
+
+    spec = find_spec("sklearn")
+    if spec is None or spec.origin is None:
+        raise ModuleNotFoundError("the real data sets ship inside scikit-learn, which is not installed "
+                                  "(run `make lab` or `make setup` to install the course's packages)")
+    folder = Path(spec.origin).parent / "datasets" / "data"
+    X = np.loadtxt(folder / "diabetes_data_raw.csv.gz", ndmin=2)
+    y = np.loadtxt(folder / "diabetes_target.csv.gz")
+    if X.shape != (442, len(_DIABETES_FEATURES)) or y.shape != (442,):
+        raise ValueError(f"{folder} holds diabetes data of shapes {X.shape} and {y.shape}, expected (442, 10) "
+                         "and (442,): a scikit-learn version this course does not know")
+    return RealData(X, y, _DIABETES_FEATURES, (), str(folder / "diabetes_data_raw.csv.gz"))
