@@ -68,7 +68,7 @@ def test_plot_points_names_the_axes_and_keeps_markers_off_the_frame():
 
 
 @pytest.mark.parametrize("build", ["perceptron_stepper", "polynomial_explorer", "likelihood_explorer",
-                                   "bayes_explorer", "knn_explorer"])
+                                   "bayes_explorer", "knn_explorer", "regularisation_explorer"])
 def test_every_control_label_is_shown_whole(build):
     """ipywidgets cuts a description longer than its default width ("sample se..."); 'initial' fits it."""
     box = getattr(widgets, build)()
@@ -337,5 +337,42 @@ def test_draw_svm_reports_what_libsvm_gets(data_set, kind, sigma, C):
     (lambda: widgets.draw_svm("exclusive or", "linear", 0.0, -1.0), "C must be > 0"),
 ])
 def test_svm_explorer_names_bad_input(call, pattern):
+    with pytest.raises((ValueError, TypeError), match=pattern):
+        call()
+
+
+def test_draw_penalties_shows_the_fits_it_reports():
+    """Against scikit-learn on the same standardised Legendre features (its Lasso divides the squared
+    error by n: alpha = lam / n), and against the plotted bars and titles."""
+    from sklearn.linear_model import Lasso, Ridge
+
+    x, y, x_test, y_test, mean, scale = widgets.lecture08._polynomial_sample(30, 3)
+    F = (widgets.lecture08._legendre(x) - mean) / scale
+    F_test = (widgets.lecture08._legendre(x_test) - mean) / scale
+    for lam in (1e-3, 0.3, 30.0):
+        ridge, lasso, ridge_error, lasso_error = widgets.draw_penalties(lam, seed=3)
+        np.testing.assert_allclose(ridge.w, Ridge(alpha=lam).fit(F, y).coef_, rtol=1e-6, atol=1e-8)
+        reference = Lasso(alpha=lam / 30, tol=1e-10, max_iter=100_000).fit(F, y)
+        np.testing.assert_allclose(lasso.w, reference.coef_, atol=1e-4)
+        assert lasso_error == pytest.approx(np.mean((F_test @ reference.coef_ + reference.intercept_ - y_test) ** 2), rel=1e-3)
+        assert ridge_error == pytest.approx(np.mean((F_test @ ridge.w + ridge.b - y_test) ** 2))
+        bars = [[p.get_height() for p in ax.patches] for ax in plt.gcf().axes[2:]]
+        np.testing.assert_allclose(bars, [ridge.w, lasso.w])
+        assert f"{np.count_nonzero(lasso.w)} of 12 non-zero" in plt.gcf().axes[1].get_title()
+        plt.close("all")
+
+
+def test_the_lasso_drops_coefficients_as_the_penalty_grows_and_ridge_does_not():
+    counts = [np.count_nonzero(widgets.draw_penalties(lam)[1].w) for lam in np.geomspace(1e-3, 1e2, 6)]
+    assert counts[0] == 12 and counts[-1] == 0 and counts == sorted(counts, reverse=True)
+    assert all(np.count_nonzero(widgets.draw_penalties(lam)[0].w) == 12 for lam in (1e-3, 1e2))
+
+
+@pytest.mark.parametrize("call, pattern", [
+    (lambda: widgets.draw_penalties(0.0), "lam must be a finite number > 0"),
+    (lambda: widgets.draw_penalties("big"), "lam must be a number"),
+    (lambda: widgets.draw_penalties(1.0, n=0), "n must be at least 1"),
+])
+def test_penalty_explorer_names_bad_input(call, pattern):
     with pytest.raises((ValueError, TypeError), match=pattern):
         call()

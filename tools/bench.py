@@ -6,7 +6,8 @@
    generative classifiers of lectures 03 and 04 against `QuadraticDiscriminantAnalysis` and `BernoulliNB`;
    lecture 05's k-NN, k-d tree and decision tree against `KNeighborsClassifier`, `KDTree` and
    `DecisionTreeClassifier`; lecture 06's RBF Gram matrix against `rbf_kernel` and the kernel perceptron
-   against `Perceptron` on the explicit map; lecture 07's SMO solver against `SVC`.
+   against `Perceptron` on the explicit map; lecture 07's SMO solver against `SVC`; lecture 08's least
+   squares, ridge and lasso against `LinearRegression`, `Ridge` and `Lasso`.
 3. Grading: the start-up of one nbgrader command (plain, and as the course runs it), and a
    synthetic class graded sequentially (seconds per submission, and as a multiple of the floor),
    with 2 jobs on SQLite and on PostgreSQL (when one is reachable through MLCOURSE_GRADEBOOK or
@@ -182,6 +183,38 @@ def bench_svm() -> None:
         print(f"{name:<40} {n:>6} {ours:>11.4f} {theirs:>10.4f} {ours / theirs:>7.1f}")
 
 
+def bench_regression() -> None:
+    """Lecture 08: least squares and ridge against LinearRegression and Ridge at n = 1e5, d = 100 (goal
+    within 2x); the lasso by coordinate descent against Lasso at n = 1e4, d = 100, same penalty (ours
+    lam = n alpha) and the same stopping rule and tolerance (duality gap <= 1e-4 ||y_c||^2; goal within 10x)."""
+    from sklearn.linear_model import Lasso, LinearRegression, Ridge
+
+    from mlcourse import regression
+
+    rng = np.random.default_rng(0)
+    print("\nlecture 08 against scikit-learn, same data (best of 3; goals: least squares and ridge <= 2x, lasso <= 10x)")
+    print(f"{'what':<40} {'n':>7} {'d':>4} {'mlcourse s':>11} {'sklearn s':>10} {'ratio':>7}")
+    n, d = 100_000, 100
+    X = rng.normal(size=(n, d))
+    y = X @ rng.normal(size=d) + rng.normal(size=n)
+    for name, ours, theirs in (("least squares (QR), intercept", lambda: regression.fit_least_squares(X, y),
+                                lambda: LinearRegression().fit(X, y)),
+                               ("ridge, lambda = 1, intercept", lambda: regression.fit_ridge(X, y, 1.0),
+                                lambda: Ridge(alpha=1.0).fit(X, y))):
+        t_ours, t_theirs = best_of(ours, 3), best_of(theirs, 3)
+        print(f"{name:<40} {n:>7} {d:>4} {t_ours:>11.4f} {t_theirs:>10.4f} {t_ours / t_theirs:>7.1f}")
+    n = 10_000
+    X = rng.normal(size=(n, d))
+    w = np.where(rng.uniform(size=d) < 0.2, rng.normal(size=d), 0.0)
+    y = X @ w + rng.normal(size=n)
+    alpha = 0.05
+    fit = regression.fit_lasso(X, y, alpha * n, tol=1e-4)
+    t_ours = best_of(lambda: regression.fit_lasso(X, y, alpha * n, tol=1e-4), 3)
+    t_theirs = best_of(lambda: Lasso(alpha=alpha, tol=1e-4).fit(X, y), 3)
+    name = f"lasso, {np.count_nonzero(fit.w)} of {d} non-zero, {fit.sweeps} sweeps"
+    print(f"{name:<40} {n:>7} {d:>4} {t_ours:>11.4f} {t_theirs:>10.4f} {t_ours / t_theirs:>7.1f}")
+
+
 def bench_startup() -> None:
     def seconds(cmd):
         return statistics.median(best_of(lambda: subprocess.run(cmd, check=True, capture_output=True), 1)
@@ -303,6 +336,7 @@ def main() -> None:
     bench_neighbours_and_trees()
     bench_kernels()
     bench_svm()
+    bench_regression()
     bench_startup()
     if not args.skip_grading:
         bench_grading(args.lecture, args.class_size, floor, args.big_class)

@@ -1,5 +1,5 @@
 """Interactive parts of the lectures (ipywidgets on live Matplotlib plots), one module per lecture:
-``lecture01`` to ``lecture07``.
+``lecture01`` to ``lecture08``.
 
 Each explorer builds its controls and returns the widget box, so a notebook cell ends with it and
 Jupyter displays it; its ``draw_...`` function draws one frame and can be called (and tested) alone.
@@ -13,10 +13,12 @@ from .lecture04 import bayes_explorer, draw_bayes_explorer, two_gaussian_classes
 from .lecture05 import _knn_reference, _knn_sample, draw_knn_explorer, knn_classes, knn_explorer
 from .lecture06 import draw_kernel_perceptron, kernel_perceptron_explorer
 from .lecture07 import draw_svm, svm_explorer
+from .lecture08 import draw_penalties, regularisation_explorer
 
 __all__ = [
     "bayes_explorer", "draw_bayes_explorer", "draw_gaussian_likelihood", "draw_kernel_perceptron",
-    "draw_knn_explorer", "draw_perceptron_step", "draw_polynomial_fit", "draw_svm", "kernel_perceptron_explorer",
+    "draw_knn_explorer", "draw_penalties", "draw_perceptron_step", "draw_polynomial_fit", "draw_svm", "kernel_perceptron_explorer",
     "knn_classes", "knn_explorer", "likelihood_explorer", "perceptron_stepper", "polynomial_explorer",
+    "regularisation_explorer",
     "svm_explorer", "two_gaussian_classes",
 ]

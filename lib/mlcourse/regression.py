@@ -1,0 +1,384 @@
+"""Lecture 08: linear regression (least squares, four ways) and its regularised forms.
+
+Conventions of the lecture:
+
+* the data are ``X`` of shape (n, d) (a point per row) and real targets ``y`` of shape (n,); the
+  predictor is ``f(x) = w . x + b``. Functions with ``fit_intercept`` keep the intercept ``b`` out of
+  every penalty: they centre ``X`` and ``y``, fit ``w`` on the centred data, and set
+  ``b = mean(y) - mean(X) . w``;
+* **least squares** minimises ``||y - X w||^2``. Its solutions solve the normal equations
+  ``X^T X w = X^T y``; the one of smallest norm is ``X^+ y`` (``X^+`` the pseudo-inverse);
+* **ridge** minimises ``1/2 ||y - X w||^2 + lam/2 ||w||^2``, so ``w = (X^T X + lam I)^{-1} X^T y``
+  (scikit-learn's ``Ridge(alpha=lam)``);
+* the **elastic net** minimises ``1/2 ||y - X w||^2 + lam1 ||w||_1 + lam2/2 ||w||^2``; ``lam2 = 0`` is
+  the **lasso**. scikit-learn divides the squared error by ``n``: its ``Lasso(alpha=lam1 / n)`` and
+  ``ElasticNet(alpha=(lam1 + lam2) / n, l1_ratio=lam1 / (lam1 + lam2))`` solve the same problems;
+* the lasso and the elastic net are solved by cyclic **coordinate descent**; it stops when the
+  duality gap is at most ``tol * ||y_c||^2`` (``y_c`` the centred targets when there is an
+  intercept), scikit-learn's rule, so both stop at the same accuracy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._checks import as_matrix, as_vector, nonnegative_float, positive_float, positive_int
+
+LEAST_SQUARES_METHODS = ("qr", "svd", "normal")
+
+
+@dataclass(frozen=True)
+class LinearFit:
+    """A fitted linear predictor ``f(x) = w . x + b``."""
+
+    w: np.ndarray
+    b: float
+
+
+@dataclass(frozen=True)
+class SparseFit:
+    """A lasso or elastic-net fit by coordinate descent.
+
+    ``sweeps`` counts the passes over the coordinates; ``gap`` is the duality gap at the end (an upper
+    bound on how far the objective is above its minimum); ``converged`` says it fell below the
+    tolerance before ``max_sweeps``.
+    """
+
+    w: np.ndarray
+    b: float
+    sweeps: int
+    gap: float
+    converged: bool
+
+
+def _data(X, y):
+    X = as_matrix(X)
+    y = as_vector(y, "y")
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"y has shape {y.shape}, expected ({X.shape[0]},) to match the rows of X")
+    return X, y
+
+
+def _centred(X, y, fit_intercept: bool):
+    if not isinstance(fit_intercept, (bool, np.bool_)):
+        raise TypeError(f"fit_intercept must be True or False; got {fit_intercept!r}")
+    if not fit_intercept:
+        return X, y, np.zeros(X.shape[1]), 0.0
+    x_mean, y_mean = X.mean(axis=0), float(y.mean())
+    return X - x_mean, y - y_mean, x_mean, y_mean
+
+
+def predict(X, w, b: float = 0.0) -> np.ndarray:
+    """``X w + b`` for the rows of ``X``."""
+    X = as_matrix(X)
+    w = as_vector(w, "w", X.shape[1])
+    return X @ w + float(b)
+
+
+# --------------------------------------------------------------------------- least squares
+
+
+def pseudo_inverse(X, rcond: float | None = None) -> np.ndarray:
+    """The Moore–Penrose pseudo-inverse ``X^+ = V diag(1/s) U^T`` from the SVD, of shape (d, n).
+
+    Singular values at most ``rcond * s_max`` count as zero (their reciprocal is replaced by 0);
+    ``rcond`` defaults to ``max(n, d) * machine epsilon``, NumPy's choice.
+    """
+    X = as_matrix(X)
+    if rcond is None:
+        rcond = max(X.shape) * np.finfo(float).eps
+    rcond = nonnegative_float(rcond, "rcond")
+    U, s, Vt = np.linalg.svd(X, full_matrices=False)
+    keep = s > rcond * (s[0] if s.size else 0.0)
+    return (Vt[keep].T / s[keep]) @ U[:, keep].T
+
+
+def numerical_rank(X, rcond: float | None = None) -> int:
+    """The number of singular values of ``X`` above ``rcond * s_max`` (default as :func:`pseudo_inverse`)."""
+    X = as_matrix(X)
+    if rcond is None:
+        rcond = max(X.shape) * np.finfo(float).eps
+    s = np.linalg.svd(X, compute_uv=False)
+    return int(np.sum(s > nonnegative_float(rcond, "rcond") * s[0])) if s.size else 0
+
+
+def least_squares(X, y, method: str = "qr") -> np.ndarray:
+    """A ``w`` minimising ``||y - X w||^2``.
+
+    ``method``:
+
+    * ``"qr"`` (default): ``X = QR``, then solve ``R w = Q^T y``; needs full column rank;
+    * ``"svd"``: ``X^+ y``, the solution of smallest norm, whatever the rank;
+    * ``"normal"``: solve the normal equations ``X^T X w = X^T y`` (by Cholesky). It squares the
+      condition number, and is here to show what that costs.
+    """
+    X, y = _data(X, y)
+    if method not in LEAST_SQUARES_METHODS:
+        raise ValueError(f"method must be one of {LEAST_SQUARES_METHODS}; got {method!r}")
+    if method == "svd":
+        return pseudo_inverse(X) @ y
+    n, d = X.shape
+    if method == "qr":
+        R = _triangular_factor(np.column_stack([X, y]))      # [[R, Q^T y], [0, +-||residual||]]
+        diagonal = np.abs(np.diag(R)[:d])
+        if n < d or diagonal.min() <= max(n, d) * np.finfo(float).eps * diagonal.max():
+            raise ValueError(f"X (shape {X.shape}) does not have full column rank, so least squares has "
+                             "many solutions: use method='svd' for the one of smallest norm")
+        return _solve_upper(R[:d, :d], R[:d, d])
+    try:
+        L = np.linalg.cholesky(X.T @ X)
+    except np.linalg.LinAlgError:
+        raise ValueError(f"X^T X (X of shape {X.shape}) is singular to working precision: X does not have "
+                         "full column rank; use method='svd'") from None
+    return _solve_upper(L.T, _solve_lower(L, X.T @ y))
+
+
+def _triangular_factor(A, rows: int = 4096) -> np.ndarray:
+    """The ``R`` of a QR factorisation of ``A`` (m, k), ``Q`` never formed. Tall ``A`` is factored a block
+    of rows at a time and the stacked ``R``s factored again (the ``R`` of ``[R_1; R_2]`` is one of ``A``,
+    as ``A^T A = R_1^T R_1 + R_2^T R_2``): blocks that fit in cache make it twice as fast."""
+    if A.shape[0] <= 2 * rows:
+        return np.linalg.qr(A, mode="r")
+    blocks = [np.linalg.qr(A[i:i + rows], mode="r") for i in range(0, A.shape[0], rows)]
+    return np.linalg.qr(np.vstack(blocks), mode="r")
+
+
+def _solve_upper(R, z):
+    from scipy.linalg import solve_triangular   # imported here: SciPy's linalg costs 0.1 s to import
+
+    return solve_triangular(R, z, lower=False)
+
+
+def _solve_lower(L, z):
+    from scipy.linalg import solve_triangular
+
+    return solve_triangular(L, z, lower=True)
+
+
+def hat_matrix(X) -> np.ndarray:
+    """``H = X X^+``, the orthogonal projection onto the column space of ``X`` (n, n): ``H y`` are the
+    fitted values of least squares. Computed as ``U_r U_r^T`` from the SVD (r the rank)."""
+    X = as_matrix(X)
+    U, s, _ = np.linalg.svd(X, full_matrices=False)
+    U = U[:, s > max(X.shape) * np.finfo(float).eps * s[0]]
+    return U @ U.T
+
+
+def fit_least_squares(X, y, fit_intercept: bool = True, method: str = "qr") -> LinearFit:
+    """Least squares with an intercept: ``w`` from the centred data, ``b = mean(y) - mean(X) . w``."""
+    X, y = _data(X, y)
+    Xc, yc, x_mean, y_mean = _centred(X, y, fit_intercept)
+    w = least_squares(Xc, yc, method)
+    return LinearFit(w, y_mean - float(x_mean @ w))
+
+
+# --------------------------------------------------------------------------- ridge
+
+
+def fit_ridge(X, y, lam: float, fit_intercept: bool = True) -> LinearFit:
+    """Ridge regression: ``w`` minimises ``1/2 ||y_c - X_c w||^2 + lam/2 ||w||^2`` (the intercept is not
+    penalised). Solved by Cholesky on ``X^T X + lam I`` (d <= n) or on ``X X^T + lam I`` (d > n, since
+    ``(X^T X + lam I)^{-1} X^T = X^T (X X^T + lam I)^{-1}``). ``lam = 0`` is least squares by SVD."""
+    X, y = _data(X, y)
+    lam = nonnegative_float(lam, "lam")
+    Xc, yc, x_mean, y_mean = _centred(X, y, fit_intercept)
+    n, d = Xc.shape
+    if lam == 0:
+        w = pseudo_inverse(Xc) @ yc
+    elif d <= n:
+        A = Xc.T @ Xc
+        A[np.diag_indices(d)] += lam
+        L = np.linalg.cholesky(A)
+        w = _solve_upper(L.T, _solve_lower(L, Xc.T @ yc))
+    else:
+        A = Xc @ Xc.T
+        A[np.diag_indices(n)] += lam
+        L = np.linalg.cholesky(A)
+        w = Xc.T @ _solve_upper(L.T, _solve_lower(L, yc))
+    return LinearFit(w, y_mean - float(x_mean @ w))
+
+
+def ridge_path(X, y, lams, fit_intercept: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Ridge for many ``lams`` from one SVD ``X_c = U diag(s) V^T``:
+    ``w(lam) = V diag(s / (s^2 + lam)) U^T y_c``. Returns ``W`` (len(lams), d) and ``b`` (len(lams),)."""
+    X, y = _data(X, y)
+    lams = as_vector(np.atleast_1d(lams), "lams")
+    if (lams < 0).any():
+        raise ValueError(f"lams must be >= 0; got {lams[lams < 0][:3].tolist()}")
+    Xc, yc, x_mean, y_mean = _centred(X, y, fit_intercept)
+    U, s, Vt = np.linalg.svd(Xc, full_matrices=False)
+    keep = s > max(X.shape) * np.finfo(float).eps * s[0]
+    U, s, Vt = U[:, keep], s[keep], Vt[keep]
+    factors = s / (s**2 + lams[:, None])                 # (len(lams), r)
+    W = (factors * (U.T @ yc)) @ Vt
+    return W, y_mean - W @ x_mean
+
+
+def effective_degrees_of_freedom(X, lam: float, fit_intercept: bool = True) -> float:
+    """``sum_j s_j^2 / (s_j^2 + lam)`` over the singular values of (centred) ``X``: the trace of the
+    ridge hat matrix, plus one for an unpenalised intercept. ``lam = 0`` gives the rank (+1)."""
+    X = as_matrix(X)
+    lam = nonnegative_float(lam, "lam")
+    Xc = X - X.mean(axis=0) if fit_intercept else X
+    s = np.linalg.svd(Xc, compute_uv=False)
+    s = s[s > max(X.shape) * np.finfo(float).eps * s[0]] if s.size and s[0] > 0 else s[:0]
+    return float(np.sum(s**2 / (s**2 + lam)) + (1 if fit_intercept else 0))
+
+
+# --------------------------------------------------------------------------- lasso and elastic net
+
+
+def soft_threshold(z, t: float):
+    """``sign(z) max(|z| - t, 0)``, elementwise: the minimiser of ``1/2 (w - z)^2 + t |w|``."""
+    t = nonnegative_float(t, "t")
+    z = np.asarray(z, dtype=float)
+    return np.sign(z) * np.maximum(np.abs(z) - t, 0.0)
+
+
+def elastic_net_objective(X, y, w, lam1: float, lam2: float = 0.0, b: float = 0.0) -> float:
+    """``1/2 ||y - X w - b||^2 + lam1 ||w||_1 + lam2/2 ||w||^2``."""
+    X, y = _data(X, y)
+    w = as_vector(w, "w", X.shape[1])
+    r = y - X @ w - float(b)
+    return float(0.5 * r @ r + nonnegative_float(lam1, "lam1") * np.abs(w).sum()
+                 + 0.5 * nonnegative_float(lam2, "lam2") * w @ w)
+
+
+def lambda_max(X, y, fit_intercept: bool = True) -> float:
+    """The smallest ``lam1`` at which the lasso's solution is ``w = 0``: ``max_j |x_j . y|`` (centred)."""
+    X, y = _data(X, y)
+    Xc, yc, _, _ = _centred(X, y, fit_intercept)
+    return float(np.max(np.abs(Xc.T @ yc)))
+
+
+def duality_gap(X, y, w, lam1: float, lam2: float = 0.0) -> float:
+    """The duality gap of the elastic net at ``w`` (no intercept: pass centred data).
+
+    With ``r = y - X w``, the dual point ``theta = s r`` with ``s = min(1, lam1 / ||X^T r - lam2 w||_inf)``
+    is feasible, and the gap is ``1/2 (1 + s^2)(||r||^2 + lam2 ||w||^2) + lam1 ||w||_1 - s r . y``: it
+    is >= 0, and 0 exactly at the solution.
+    """
+    X, y = _data(X, y)
+    w = as_vector(w, "w", X.shape[1])
+    lam1, lam2 = positive_float(lam1, "lam1"), nonnegative_float(lam2, "lam2")
+    r = y - X @ w
+    return _gap(float(r @ r), float(r @ y), X.T @ r, w, lam1, lam2)
+
+
+def _gap(rr, ry, Xtr, w, lam1, lam2):
+    dual_norm = np.max(np.abs(Xtr - lam2 * w)) if w.size else 0.0
+    s = 1.0 if dual_norm <= lam1 else lam1 / dual_norm
+    ww = float(w @ w)
+    return 0.5 * (1 + s * s) * (rr + lam2 * ww) + lam1 * float(np.abs(w).sum()) - s * ry
+
+
+def coordinate_descent_sweep(X, y, w, lam1: float, lam2: float = 0.0) -> np.ndarray:
+    """One pass of cyclic coordinate descent on the elastic net (no intercept): for j = 0, ..., d-1 in
+    turn, ``w_j <- S(x_j . r_j, lam1) / (||x_j||^2 + lam2)`` with ``r_j = y - sum_{k != j} x_k w_k``
+    the residual without coordinate j (``S`` the soft threshold). Returns the new ``w``; ``w`` is not
+    changed."""
+    X, y = _data(X, y)
+    w = as_vector(w, "w", X.shape[1]).copy()
+    lam1, lam2 = nonnegative_float(lam1, "lam1"), nonnegative_float(lam2, "lam2")
+    norms = np.einsum("ij,ij->j", X, X)
+    r = y - X @ w
+    for j in range(X.shape[1]):
+        if norms[j] + lam2 == 0:
+            continue                                        # a zero column with no ridge: w_j is free
+        rho = X[:, j] @ r + norms[j] * w[j]
+        new = float(np.sign(rho) * max(abs(rho) - lam1, 0.0) / (norms[j] + lam2))
+        if new != w[j]:
+            r -= X[:, j] * (new - w[j])
+            w[j] = new
+    return w
+
+
+def fit_elastic_net(X, y, lam1: float, lam2: float = 0.0, fit_intercept: bool = True, tol: float = 1e-4,
+                    max_sweeps: int = 1000, w0=None) -> SparseFit:
+    """The elastic net by cyclic coordinate descent, stopped when the duality gap is at most
+    ``tol * ||y_c||^2``. ``lam1 > 0`` (for ``lam1 = 0`` use :func:`fit_ridge`); ``w0`` is a warm start.
+
+    With d <= n the sweeps work on the Gram matrix ``X^T X`` (each update costs O(d) rather than O(n)).
+    """
+    X, y = _data(X, y)
+    lam1, lam2 = positive_float(lam1, "lam1"), nonnegative_float(lam2, "lam2")
+    tol, max_sweeps = positive_float(tol, "tol"), positive_int(max_sweeps, "max_sweeps")
+    Xc, yc, x_mean, y_mean = _centred(X, y, fit_intercept)
+    n, d = Xc.shape
+    w = np.zeros(d) if w0 is None else as_vector(w0, "w0", d).copy()
+    yy = float(yc @ yc)
+    threshold = tol * yy
+    if yy == 0:
+        return SparseFit(np.zeros(d), y_mean, 0, 0.0, True)
+    denominators = (np.einsum("ij,ij->j", Xc, Xc) + lam2).tolist()
+    order = [j for j in range(d) if denominators[j] > 0]          # a zero column with lam2 = 0 keeps w_j
+    if d <= n:
+        w, sweeps, gap = _sweeps_on_gram(Xc, yc, w, lam1, lam2, denominators, order, threshold, max_sweeps)
+    else:
+        w, sweeps, gap = _sweeps_on_residual(Xc, yc, w, lam1, lam2, denominators, order, threshold, max_sweeps)
+    return SparseFit(w, y_mean - float(x_mean @ w), sweeps, float(gap), bool(gap <= threshold))
+
+
+def _sweeps_on_gram(X, y, w, lam1, lam2, denominators, order, threshold, max_sweeps):
+    """Coordinate descent with ``G = X^T X`` and ``c = X^T y`` (d <= n): ``X_j . r_j = c_j - (G w)_j + G_jj w_j``,
+    ``q = G w`` kept up to date, the scalars handled as Python floats (NumPy's scalars cost more)."""
+    G, c = X.T @ X, X.T @ y
+    rows, c_list, g_diag = list(G), c.tolist(), np.diag(G).tolist()
+    w_list, q = w.tolist(), G @ w
+    yy = float(y @ y)
+    gap, sweeps = np.inf, 0
+    for sweeps in range(1, max_sweeps + 1):
+        for j in order:
+            wj = w_list[j]
+            rho = c_list[j] - q.item(j) + g_diag[j] * wj
+            new = (rho - lam1 if rho > lam1 else rho + lam1 if rho < -lam1 else 0.0) / denominators[j]
+            if new != wj:
+                q += rows[j] * (new - wj)
+                w_list[j] = new
+        w = np.array(w_list)
+        wc = float(w @ c)
+        gap = _gap(yy - 2 * wc + float(w @ q), yy - wc, c - q, w, lam1, lam2)
+        if gap <= threshold:
+            break
+    return w, sweeps, gap
+
+
+def _sweeps_on_residual(X, y, w, lam1, lam2, denominators, order, threshold, max_sweeps):
+    """Coordinate descent keeping the residual ``r = y - X w`` (d > n, where ``X^T X`` would be larger than X)."""
+    norms = np.einsum("ij,ij->j", X, X)
+    r = y - X @ w
+    gap, sweeps = np.inf, 0
+    for sweeps in range(1, max_sweeps + 1):
+        for j in order:
+            wj = w[j]
+            rho = X[:, j] @ r + norms[j] * wj
+            new = (rho - lam1 if rho > lam1 else rho + lam1 if rho < -lam1 else 0.0) / denominators[j]
+            if new != wj:
+                r -= X[:, j] * (new - wj)
+                w[j] = new
+        gap = _gap(float(r @ r), float(r @ y), X.T @ r, w, lam1, lam2)
+        if gap <= threshold:
+            break
+    return w, sweeps, gap
+
+
+def fit_lasso(X, y, lam: float, fit_intercept: bool = True, tol: float = 1e-4, max_sweeps: int = 1000,
+              w0=None) -> SparseFit:
+    """The lasso, ``1/2 ||y_c - X_c w||^2 + lam ||w||_1``: :func:`fit_elastic_net` with ``lam2 = 0``."""
+    return fit_elastic_net(X, y, lam, 0.0, fit_intercept, tol, max_sweeps, w0)
+
+
+def elastic_net_path(X, y, lams1, lam2: float = 0.0, fit_intercept: bool = True, tol: float = 1e-4,
+                     max_sweeps: int = 1000) -> tuple[np.ndarray, np.ndarray]:
+    """The elastic net (the lasso for ``lam2 = 0``) at each ``lam1`` in ``lams1``, warm-started from the
+    solution at the previous one (so give them from large to small). Returns ``W`` (len, d) and ``b``."""
+    lams1 = as_vector(np.atleast_1d(lams1), "lams1")
+    W, b, w = [], [], None
+    for lam1 in lams1:
+        fit = fit_elastic_net(X, y, float(lam1), lam2, fit_intercept, tol, max_sweeps, w)
+        W.append(fit.w)
+        b.append(fit.b)
+        w = fit.w
+    return np.array(W), np.array(b)
