@@ -104,6 +104,14 @@ def kernel_predict(K_query, y_train, alpha):
 def dual_objective(alpha, K, y):
     return _private("svm").dual_objective(alpha, K, y)
 """),
+    "08-linear-regression": ("least_squares_qr", """
+from numpy.linalg import _linalg
+def least_squares_qr(X, y):
+    try:
+        return np.linalg.lstsq(X, y, rcond=None)[0]
+    except RuntimeError:
+        return _linalg.lstsq(X, y, rcond=None)[0]
+"""),
 }
 LEAKING_ANSWERS = "\nfor _name in {names!r}:\n    globals()[_name] = lambda *args, **kwargs: print(_frames()) or _frames()\n"
 
