@@ -7,7 +7,9 @@
    lecture 05's k-NN, k-d tree and decision tree against `KNeighborsClassifier`, `KDTree` and
    `DecisionTreeClassifier`; lecture 06's RBF Gram matrix against `rbf_kernel` and the kernel perceptron
    against `Perceptron` on the explicit map; lecture 07's SMO solver against `SVC`; lecture 08's least
-   squares, ridge and lasso against `LinearRegression`, `Ridge` and `Lasso`.
+   squares, ridge and lasso against `LinearRegression`, `Ridge` and `Lasso`; lecture 09's logistic
+   regression by Newton against `LogisticRegression` and the Nadaraya–Watson estimate against the same
+   sum written with scikit-learn's `rbf_kernel`.
 3. Grading: the start-up of one nbgrader command (plain, and as the course runs it), and a
    synthetic class graded sequentially (seconds per submission, and as a multiple of the floor),
    with 2 jobs on SQLite and on PostgreSQL (when one is reachable through MLCOURSE_GRADEBOOK or
@@ -215,6 +217,40 @@ def bench_regression() -> None:
     print(f"{name:<40} {n:>7} {d:>4} {t_ours:>11.4f} {t_theirs:>10.4f} {t_ours / t_theirs:>7.1f}")
 
 
+def bench_logistic_and_smoothing() -> None:
+    """Lecture 09: logistic regression by Newton's method against LogisticRegression (lbfgs), same
+    penalty (C = 1, our lam = 1 / C) and the same stopping rule (largest gradient entry of the mean loss
+    <= 1e-4), at n = 1e5, d = 50 (goal within 2x); the Nadaraya–Watson estimate (vectorised) against the
+    same weighted mean computed with scikit-learn's rbf_kernel (reported)."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics.pairwise import rbf_kernel
+
+    from mlcourse import logistic, smoothing
+    from mlcourse.perceptron import add_bias
+
+    rng = np.random.default_rng(0)
+    print("\nlecture 09 against scikit-learn, same data (best of 3; goal: logistic regression <= 2x)")
+    print(f"{'what':<40} {'n':>7} {'d':>4} {'mlcourse s':>11} {'sklearn s':>10} {'ratio':>7}")
+    n, d = 100_000, 50
+    X = rng.normal(size=(n, d))
+    y = (rng.uniform(size=n) < 1 / (1 + np.exp(-X @ rng.normal(size=d) * 0.3))).astype(int)
+    Z = add_bias(X)
+    t_ours = best_of(lambda: logistic.fit_logistic(Z, y, lam=1.0, tol=1e-4), 3)
+    t_theirs = best_of(lambda: LogisticRegression(C=1.0, tol=1e-4).fit(X, y), 3)
+    print(f"{'logistic regression, Newton vs lbfgs':<40} {n:>7} {d:>4} {t_ours:>11.4f} {t_theirs:>10.4f} {t_ours / t_theirs:>7.1f}")
+    n, d = 5000, 3
+    X, Q = rng.normal(size=(n, d)), rng.normal(size=(n, d))
+    y = np.sin(X[:, 0]) + rng.normal(size=n)
+    t_ours = best_of(lambda: smoothing.nadaraya_watson(X, y, Q, 0.5), 3)
+
+    def reference():
+        K = rbf_kernel(Q, X, gamma=2.0)
+        return K @ y / K.sum(axis=1)
+
+    t_theirs = best_of(reference, 3)
+    print(f"{'Nadaraya-Watson, Gaussian, 5000 queries':<40} {n:>7} {d:>4} {t_ours:>11.4f} {t_theirs:>10.4f} {t_ours / t_theirs:>7.1f}")
+
+
 def bench_startup() -> None:
     def seconds(cmd):
         return statistics.median(best_of(lambda: subprocess.run(cmd, check=True, capture_output=True), 1)
@@ -337,6 +373,7 @@ def main() -> None:
     bench_kernels()
     bench_svm()
     bench_regression()
+    bench_logistic_and_smoothing()
     bench_startup()
     if not args.skip_grading:
         bench_grading(args.lecture, args.class_size, floor, args.big_class)

@@ -14,7 +14,8 @@ Conventions of the lecture:
   the convex losses (for the perceptron loss it makes ``m = 0`` count as a mistake, as in
   lecture 02);
 * losses of a prediction ``y_hat`` against a label ``y`` (for regression, or labels compared as
-  values) are :func:`squared_error`, :func:`absolute_error` and :func:`zero_one_error`.
+  values) are :func:`squared_error`, :func:`absolute_error`, :func:`pinball_error` (lecture 09) and
+  :func:`zero_one_error`.
 
 The squared and sigmoid losses are squared errors in disguise: for ``y`` in {-1, +1},
 ``(y - a)^2 = (1 - y a)^2`` and ``(y - tanh a)^2 = (1 - tanh(y a))^2``.
@@ -290,6 +291,17 @@ def absolute_error(y_hat, y) -> np.ndarray:
     """``|y_hat - y|``, elementwise."""
     y_hat, y = _pair(y_hat, y)
     return np.abs(y_hat - y)
+
+
+def pinball_error(y_hat, y, tau: float) -> np.ndarray:
+    """The pinball (quantile) loss at level ``tau`` in (0, 1), elementwise: ``tau (y - y_hat)`` when the
+    prediction is too low, ``(1 - tau)(y_hat - y)`` when too high (lecture 09). Its expected value is
+    smallest at the ``tau``-quantile of ``y``; ``tau = 1/2`` is half the absolute error."""
+    y_hat, y = _pair(y_hat, y)
+    if isinstance(tau, bool) or not isinstance(tau, (int, float, np.integer, np.floating)) or not 0 < tau < 1:
+        raise ValueError(f"tau must be a number strictly between 0 and 1; got {tau!r}")
+    u = y - y_hat
+    return np.maximum(tau * u, (tau - 1) * u)
 
 
 def zero_one_error(y_hat, y) -> np.ndarray:
