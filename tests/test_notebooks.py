@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import ast
+
 import nbformat
 import pytest
 from nbclient import NotebookClient
@@ -21,6 +23,20 @@ def notebooks(folder: str):
 def test_solution_passes_nbgrader_validation(path):
     result = Validator().validate(str(path))
     assert result == {}, f"{path.relative_to(ROOT)} fails its own tests: {str(result)[:2000]}"
+
+
+@pytest.mark.parametrize("path", notebooks("solutions"), ids=lambda p: p.parent.name)
+def test_no_test_cell_ends_in_a_value_that_jupyter_would_show(path):
+    """A test cell whose last line is an expression (a check's return value) shows that value under
+    "Public test passed.", and a hidden test's value would differ from run to run (fresh inputs)."""
+    shown = []
+    for cell in nbformat.read(path, as_version=4).cells:
+        if cell.cell_type == "code" and nbgrader_meta(cell).get("grade"):
+            last = ast.parse(cell.source).body[-1:]
+            if last and isinstance(last[0], ast.Expr) and not (isinstance(last[0].value, ast.Call)
+                                                               and getattr(last[0].value.func, "id", "") == "print"):
+                shown.append(f"{nbgrader_meta(cell)['grade_id']}: {ast.unparse(last[0])[:60]}")
+    assert not shown, f"{path.relative_to(ROOT)}: assign the last value (`_ = ...`): {shown}"
 
 
 @pytest.mark.parametrize("path", notebooks("notebooks"), ids=lambda p: p.parent.name)
