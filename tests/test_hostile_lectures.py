@@ -112,6 +112,10 @@ def least_squares_qr(X, y):
     except RuntimeError:
         return _linalg.lstsq(X, y, rcond=None)[0]
 """),
+    "09-logistic-kernel-regression": ("newton_step", PRIVATE_COPY + """
+def newton_step(theta, Z, y):
+    return _private("logistic").newton_step(theta, Z, y)
+"""),
 }
 LEAKING_ANSWERS = "\nfor _name in {names!r}:\n    globals()[_name] = lambda *args, **kwargs: print(_frames()) or _frames()\n"
 

@@ -13,7 +13,7 @@ from matplotlib.collections import PathCollection  # noqa: E402
 from matplotlib.colors import to_rgba  # noqa: E402
 from matplotlib.contour import ContourSet  # noqa: E402
 
-from mlcourse import bayes, data, perceptron, plotting, widgets  # noqa: E402
+from mlcourse import bayes, data, perceptron, plotting, smoothing, widgets  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -68,7 +68,7 @@ def test_plot_points_names_the_axes_and_keeps_markers_off_the_frame():
 
 
 @pytest.mark.parametrize("build", ["perceptron_stepper", "polynomial_explorer", "likelihood_explorer",
-                                   "bayes_explorer", "knn_explorer", "regularisation_explorer"])
+                                   "bayes_explorer", "knn_explorer", "regularisation_explorer", "bandwidth_explorer"])
 def test_every_control_label_is_shown_whole(build):
     """ipywidgets cuts a description longer than its default width ("sample se..."); 'initial' fits it."""
     box = getattr(widgets, build)()
@@ -341,38 +341,161 @@ def test_svm_explorer_names_bad_input(call, pattern):
         call()
 
 
+def _lecture08_features(n, seed):
+    """The explorer's sample with its standardised features P_1, ..., P_12 built here from NumPy's
+    Legendre class (not the module's legvander), to check the frame against."""
+    from numpy.polynomial import Legendre
+
+    x, y, x_test, y_test, _, _ = widgets.lecture08._polynomial_sample(n, seed)
+    raw = lambda t: np.column_stack([Legendre.basis(j)(t) for j in range(1, 13)])
+    mean, scale = raw(x).mean(axis=0), raw(x).std(axis=0)
+    return x, y, y_test, lambda t: (raw(t) - mean) / scale, (raw(x_test) - mean) / scale
+
+
+def _fit_line(ax, name):
+    (line,) = [line for line in ax.lines if line.get_label() == f"{name} fit"]
+    return line
+
+
 def test_draw_penalties_shows_the_fits_it_reports():
-    """Against scikit-learn on the same standardised Legendre features (its Lasso divides the squared
-    error by n: alpha = lam / n), and against the plotted bars and titles."""
+    """Against fit_ridge and fit_lasso on features built independently, against scikit-learn (its Lasso
+    divides the squared error by n: alpha = lam / n), and against the plotted curves, bars and titles."""
     from sklearn.linear_model import Lasso, Ridge
 
-    x, y, x_test, y_test, mean, scale = widgets.lecture08._polynomial_sample(30, 3)
-    F = (widgets.lecture08._legendre(x) - mean) / scale
-    F_test = (widgets.lecture08._legendre(x_test) - mean) / scale
+    from mlcourse import regression
+
+    x, y, y_test, features, F_test = _lecture08_features(30, 3)
+    F = features(x)
     for lam in (1e-3, 0.3, 30.0):
         ridge, lasso, ridge_error, lasso_error = widgets.draw_penalties(lam, seed=3)
+        np.testing.assert_allclose(ridge.w, regression.fit_ridge(F, y, lam).w, rtol=1e-8, atol=1e-10)
+        np.testing.assert_allclose(lasso.w, regression.fit_lasso(F, y, lam, tol=1e-10, max_sweeps=20_000).w, atol=1e-5)
         np.testing.assert_allclose(ridge.w, Ridge(alpha=lam).fit(F, y).coef_, rtol=1e-6, atol=1e-8)
         reference = Lasso(alpha=lam / 30, tol=1e-10, max_iter=100_000).fit(F, y)
         np.testing.assert_allclose(lasso.w, reference.coef_, atol=1e-4)
-        assert lasso_error == pytest.approx(np.mean((F_test @ reference.coef_ + reference.intercept_ - y_test) ** 2), rel=1e-3)
-        assert ridge_error == pytest.approx(np.mean((F_test @ ridge.w + ridge.b - y_test) ** 2))
-        bars = [[p.get_height() for p in ax.patches] for ax in plt.gcf().axes[2:]]
+        # the test errors reported are those of independent fits on the 500 fresh points
+        ridge_reference = Ridge(alpha=lam).fit(F, y)
+        assert ridge_error == pytest.approx(np.mean((ridge_reference.predict(F_test) - y_test) ** 2), rel=1e-6)
+        assert lasso_error == pytest.approx(np.mean((reference.predict(F_test) - y_test) ** 2), rel=1e-3)
+        fig = plt.gcf()
+        for ax, fit, name in ((fig.axes[0], ridge, "ridge"), (fig.axes[1], lasso, "lasso")):
+            line = _fit_line(ax, name)
+            np.testing.assert_allclose(line.get_ydata(), features(line.get_xdata()) @ fit.w + fit.b, atol=1e-8)
+        bars = [[p.get_height() for p in ax.patches] for ax in fig.axes[2:]]
         np.testing.assert_allclose(bars, [ridge.w, lasso.w])
-        assert f"{np.count_nonzero(lasso.w)} of 12 non-zero" in plt.gcf().axes[1].get_title()
+        assert f"test error {ridge_error:.3f}" in fig.axes[0].get_title()
+        assert f"test error {lasso_error:.3f}, {np.count_nonzero(lasso.w)} of 12 non-zero" in fig.axes[1].get_title()
         plt.close("all")
 
 
 def test_the_lasso_drops_coefficients_as_the_penalty_grows_and_ridge_does_not():
-    counts = [np.count_nonzero(widgets.draw_penalties(lam)[1].w) for lam in np.geomspace(1e-3, 1e2, 6)]
+    """Over the slider's range: the lasso from all 12 features to none (its exact zeros marked on the
+    axis), ridge keeping all 12."""
+    counts = []
+    for lam in np.geomspace(*widgets.lecture08.LAMBDA_RANGE, 7):
+        ridge, lasso, _, _ = widgets.draw_penalties(lam)
+        counts.append(np.count_nonzero(lasso.w))
+        assert np.count_nonzero(ridge.w) == 12
+        marked = [line for line in plt.gcf().axes[3].lines if line.get_label() == "exactly 0"]
+        assert sum(len(line.get_xdata()) for line in marked) == 12 - counts[-1]
+        if marked:
+            np.testing.assert_array_equal(marked[0].get_xdata(), np.flatnonzero(lasso.w == 0) + 1)
+            np.testing.assert_array_equal(marked[0].get_ydata(), 0)
+        assert not [line for line in plt.gcf().axes[2].lines if line.get_label() == "exactly 0"]
+        plt.close("all")
     assert counts[0] == 12 and counts[-1] == 0 and counts == sorted(counts, reverse=True)
-    assert all(np.count_nonzero(widgets.draw_penalties(lam)[0].w) == 12 for lam in (1e-3, 1e2))
+    assert 0 < counts[3] < 12
+
+
+def test_the_penalty_slider_goes_from_least_squares_to_flat_lines():
+    """Both ends teach: at the smallest λ both fits are least squares (the wiggliest curve, the smallest
+    training error); at the largest both are (nearly) flat at the mean of y; between, the lasso's test error
+    is below both ends'."""
+    from mlcourse import regression
+
+    low, high = widgets.lecture08.LAMBDA_RANGE
+    x, y, _, features, _ = _lecture08_features(30, 0)
+    least_squares = regression.fit_ridge(features(x), y, 0.0)
+    ridge, lasso, ridge_low, lasso_low = widgets.draw_penalties(low)
+    for fit in (ridge, lasso):
+        np.testing.assert_allclose(fit.w, least_squares.w, atol=1e-3)
+    grid = np.linspace(-1, 1, 200)
+    truth_range = np.ptp(widgets.lecture08._truth(grid))
+    ridge, lasso, ridge_high, lasso_high = widgets.draw_penalties(high)
+    assert np.ptp(features(grid) @ ridge.w) < 0.15 * truth_range
+    assert not lasso.w.any() and lasso.b == pytest.approx(y.mean())
+    assert ridge.b == pytest.approx(y.mean())
+    middle = [widgets.draw_penalties(lam)[3] for lam in (0.3, 1.0, 3.0)]
+    assert min(middle) < min(lasso_low, lasso_high)
+    assert max(ridge_low, lasso_low) < min(ridge_high, lasso_high)   # the flat end underfits
+
+
+def test_draw_penalties_keeps_the_coefficient_scale_as_lambda_moves():
+    """Ridge's and the lasso's bars on one y-scale, the same for every λ of a sample (so a student sees
+    them shrink), holding every bar; λ written plainly in the titles."""
+    limits = set()
+    for lam, text in ((1e-3, "λ = 0.001:"), (10 ** -2.75, "λ = 0.00178:"), (0.56, "λ = 0.56:"), (1e3, "λ = 1000:")):
+        ridge, lasso, _, _ = widgets.draw_penalties(lam)
+        fig = plt.gcf()
+        assert fig.axes[2].get_ylim() == fig.axes[3].get_ylim()
+        lo, hi = fig.axes[2].get_ylim()
+        assert lo < min(ridge.w.min(), lasso.w.min()) and max(ridge.w.max(), lasso.w.max()) < hi
+        limits.add((lo, hi))
+        assert all(text in ax.get_title() for ax in fig.axes[:2]), [ax.get_title() for ax in fig.axes[:2]]
+        plt.close("all")
+    assert len(limits) == 1
+
+
+def test_regularisation_explorer_builds_and_redraws_on_its_controls(monkeypatch):
+    import ipywidgets as W
+
+    calls = []
+    monkeypatch.setattr(widgets.lecture08, "draw_penalties", lambda lam, seed=0: calls.append((lam, seed)))
+    box = widgets.regularisation_explorer()
+    (lam, seed), out = box.children[0].children, box.children[1]
+    assert isinstance(lam, W.FloatLogSlider) and isinstance(seed, W.IntSlider) and isinstance(out, W.Output)
+    assert (lam.base ** lam.min, lam.base ** lam.max) == pytest.approx(widgets.lecture08.LAMBDA_RANGE)
+    assert calls == [(pytest.approx(0.01), 0)]
+    lam.value = 100.0
+    seed.value = 4
+    assert calls[1:] == [(pytest.approx(100.0), 0), (pytest.approx(100.0), 4)]
 
 
 @pytest.mark.parametrize("call, pattern", [
-    (lambda: widgets.draw_penalties(0.0), "lam must be a finite number > 0"),
-    (lambda: widgets.draw_penalties("big"), "lam must be a number"),
-    (lambda: widgets.draw_penalties(1.0, n=0), "n must be at least 1"),
+    (lambda: widgets.draw_penalties(0.0), "lam must be a finite number > 0; got 0.0"),
+    (lambda: widgets.draw_penalties(float("nan")), "lam must be a finite number > 0; got nan"),
+    (lambda: widgets.draw_penalties("big"), "lam must be a number; got str"),
+    (lambda: widgets.draw_penalties(1.0, n=0), r"n must be at least 2 \(standardising .*\); got 0"),
+    (lambda: widgets.draw_penalties(1.0, n=1), "n must be at least 2"),
+    (lambda: widgets.draw_penalties(1.0, n=30.0), "n must be an integer; got float"),
 ])
 def test_penalty_explorer_names_bad_input(call, pattern):
+    with pytest.raises((ValueError, TypeError), match=pattern):
+        call()
+
+
+@pytest.mark.parametrize("kernel", ["gaussian", "epanechnikov", "box"])
+def test_draw_bandwidth_shows_the_estimate_and_the_loo_error_it_reports(kernel):
+    """The curve drawn is the estimate returned; the LOO error is the one got by refitting n times."""
+    x, y = widgets.lecture09._sample(80, 2)
+    estimate, loo = widgets.draw_bandwidth(0.08, kernel, seed=2)
+    np.testing.assert_allclose(plt.gcf().axes[0].lines[-1].get_ydata(), estimate)
+    refit = [y[i] - smoothing.nadaraya_watson(np.delete(x, i, 0), np.delete(y, i), x[i:i + 1], 0.08, kernel)[0]
+             for i in range(80)]
+    assert loo == pytest.approx(np.mean(np.square(refit)), rel=1e-9)
+    assert f"{loo:.3f}" in plt.gcf().axes[1].get_title()
+
+
+def test_draw_bandwidth_says_when_leaving_out_is_undefined():
+    _, loo = widgets.draw_bandwidth(0.004, "box", seed=2)
+    assert np.isnan(loo) and "undefined" in plt.gcf().axes[1].get_title()
+
+
+@pytest.mark.parametrize("call, pattern", [
+    (lambda: widgets.draw_bandwidth(0.0), "h must be a finite number > 0"),
+    (lambda: widgets.draw_bandwidth(0.1, "cosine"), "kernel must be one of"),
+    (lambda: widgets.draw_bandwidth(0.1, n=0), "n must be at least 1"),
+])
+def test_bandwidth_explorer_names_bad_input(call, pattern):
     with pytest.raises((ValueError, TypeError), match=pattern):
         call()
