@@ -68,7 +68,8 @@ def test_plot_points_names_the_axes_and_keeps_markers_off_the_frame():
 
 
 @pytest.mark.parametrize("build", ["perceptron_stepper", "polynomial_explorer", "likelihood_explorer",
-                                   "bayes_explorer", "knn_explorer", "regularisation_explorer", "bandwidth_explorer"])
+                                   "bayes_explorer", "knn_explorer", "regularisation_explorer", "bandwidth_explorer",
+                                   "sample_size_explorer"])
 def test_every_control_label_is_shown_whole(build):
     """ipywidgets cuts a description longer than its default width ("sample se..."); 'initial' fits it."""
     box = getattr(widgets, build)()
@@ -497,5 +498,40 @@ def test_draw_bandwidth_says_when_leaving_out_is_undefined():
     (lambda: widgets.draw_bandwidth(0.1, n=0), "n must be at least 1"),
 ])
 def test_bandwidth_explorer_names_bad_input(call, pattern):
+    with pytest.raises((ValueError, TypeError), match=pattern):
+        call()
+
+
+def test_threshold_failure_rate_equals_a_plain_loop():
+    rng = np.random.default_rng(0)
+    for m, eps, size in ((5, 0.1, 11), (30, 0.05, 101), (1, 0.3, 2)):
+        grid = np.linspace(0, 1, size)
+        truth = grid[np.argmin(np.abs(grid - widgets.lecture10.TRUE_THRESHOLD))]
+        X = np.random.default_rng(7).uniform(0, 1, (300, m))
+        failures = 0
+        for x in X:
+            consistent = [t for t in grid if np.array_equal(x >= t, x >= truth)]
+            failures += max(abs(t - truth) for t in consistent) > eps
+        assert widgets.lecture10.threshold_failure_rate(m, eps, size, repetitions=300, seed=7) == failures / 300
+    del rng
+
+
+def test_draw_sample_sizes_reports_the_calculators_and_the_bound_holds_at_its_m():
+    from mlcourse import pac
+
+    realizable, agnostic, vc, rate = widgets.draw_sample_sizes(0.1, 0.1, 101, 2)
+    assert (realizable, agnostic, vc) == (pac.realizable_sample_size(0.1, 0.1, 101), pac.agnostic_sample_size(0.1, 0.1, 101),
+                                          pac.vc_sample_size(0.1, 0.1, 2))
+    assert rate <= 0.1 < widgets.lecture10.threshold_failure_rate(max(1, realizable // 8), 0.1, 101)
+    assert f"{rate:.3f} at m = {realizable}" in plt.gcf().axes[1].get_title()
+
+
+@pytest.mark.parametrize("call, pattern", [
+    (lambda: widgets.draw_sample_sizes(0.0, 0.1, 10, 1), "eps must be strictly between 0 and 1"),
+    (lambda: widgets.draw_sample_sizes(0.1, 1.5, 10, 1), "delta must be strictly between 0 and 1"),
+    (lambda: widgets.draw_sample_sizes(0.1, 0.1, 0, 1), "class_size must be at least 1"),
+    (lambda: widgets.draw_sample_sizes(0.1, 0.1, 10, -1), "vc_dim must be an integer >= 0"),
+])
+def test_sample_size_explorer_names_bad_input(call, pattern):
     with pytest.raises((ValueError, TypeError), match=pattern):
         call()
