@@ -73,6 +73,16 @@ def _as_float_array(a, name: str) -> np.ndarray:
     return a
 
 
+def as_gram_and_labels(K, y):
+    """``K`` as the square Gram matrix (n, n) of the training points and ``y`` as their labels in {-1, +1}."""
+    K = np.asarray(K, dtype=float)
+    if K.ndim != 2 or K.shape[0] != K.shape[1] or K.size == 0:
+        raise ValueError(f"K must be the square Gram matrix of the training points; got shape {K.shape}")
+    if not np.all(np.isfinite(K)):
+        raise ValueError("K has entries that are not finite")
+    return K, as_labels(y, K.shape[0])
+
+
 def argmax_ties_to_largest(scores) -> np.ndarray:
     """``argmax`` over the last axis, a tie going to the largest index: the course's rule for ties
     (the larger label wins). ``np.argmax`` gives the smallest."""

@@ -239,17 +239,22 @@ _CANCER_FEATURES = (tuple(f"mean {name}" for name in _CANCER_BASE) + tuple(f"{na
 _IRIS_FEATURES = ("sepal length (cm)", "sepal width (cm)", "petal length (cm)", "petal width (cm)")
 
 
-def _shipped_csv(file: str, feature_names: tuple) -> RealData:
-    """Read one of the CSV files that ship inside scikit-learn without importing scikit-learn (its
-    import alone takes longer than a lecture may). The first line holds n, d and the class names;
-    each row then holds d features and the class."""
+def _sklearn_data_folder() -> Path:
+    """The folder of the data files that ship inside scikit-learn, found without importing it."""
     from importlib.util import find_spec
 
     spec = find_spec("sklearn")
     if spec is None or spec.origin is None:
         raise ModuleNotFoundError("the real data sets ship inside scikit-learn, which is not installed "
                                   "(run `make lab` or `make setup` to install the course's packages)")
-    path = Path(spec.origin).parent / "datasets" / "data" / file
+    return Path(spec.origin).parent / "datasets" / "data"
+
+
+def _shipped_csv(file: str, feature_names: tuple) -> RealData:
+    """Read one of the CSV files that ship inside scikit-learn without importing scikit-learn (its
+    import alone takes longer than a lecture may). The first line holds n, d and the class names;
+    each row then holds d features and the class."""
+    path = _sklearn_data_folder() / file
     with open(path) as f:
         header = f.readline().strip().split(",")
         table = np.loadtxt(f, delimiter=",", ndmin=2)
@@ -284,13 +289,7 @@ def load_diabetes() -> RealData:
     baseline measurements (age in years, sex coded 1 or 2, body-mass index, mean blood pressure and six
     blood serum measurements s1 to s6), and ``y`` a real number, a measure of how the disease
     progressed one year later. ``target_names`` is empty: the target is not a class."""
-    from importlib.util import find_spec
-
-    spec = find_spec("sklearn")
-    if spec is None or spec.origin is None:
-        raise ModuleNotFoundError("the real data sets ship inside scikit-learn, which is not installed "
-                                  "(run `make lab` or `make setup` to install the course's packages)")
-    folder = Path(spec.origin).parent / "datasets" / "data"
+    folder = _sklearn_data_folder()
     X = np.loadtxt(folder / "diabetes_data_raw.csv.gz", ndmin=2)
     y = np.loadtxt(folder / "diabetes_target.csv.gz")
     if X.shape != (442, len(_DIABETES_FEATURES)) or y.shape != (442,):

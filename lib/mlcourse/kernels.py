@@ -24,7 +24,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ._checks import as_labels, as_matrix, nonnegative_float, positive_float, positive_int
+from ._checks import as_gram_and_labels, as_labels, as_matrix, nonnegative_float, positive_float, positive_int
 from .neighbours import _pair, squared_distances
 
 # --------------------------------------------------------------------------- kernels
@@ -202,15 +202,6 @@ class KernelPerceptronResult:
         return np.flatnonzero(self.alpha > 0)
 
 
-def _gram_and_labels(K, y):
-    K = np.asarray(K, dtype=float)
-    if K.ndim != 2 or K.shape[0] != K.shape[1] or K.size == 0:
-        raise ValueError(f"K must be the square Gram matrix of the training points; got shape {K.shape}")
-    if not np.all(np.isfinite(K)):
-        raise ValueError("K has entries that are not finite")
-    return K, as_labels(y, K.shape[0])
-
-
 def train_kernel_perceptron(K, y, max_epochs=1000, alpha0=None) -> KernelPerceptronResult:
     """The perceptron in its dual form, on the Gram matrix ``K`` (n, n) of the training points.
 
@@ -224,7 +215,7 @@ def train_kernel_perceptron(K, y, max_epochs=1000, alpha0=None) -> KernelPercept
     >>> r.alpha.tolist(), r.updates.tolist(), r.converged
     ([1, 0], [0], True)
     """
-    K, y = _gram_and_labels(K, y)
+    K, y = as_gram_and_labels(K, y)
     max_epochs = positive_int(max_epochs, "max_epochs")
     n = len(y)
     alpha = np.zeros(n, dtype=int) if alpha0 is None else _counts(alpha0, n)

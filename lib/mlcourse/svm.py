@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import as_labels, as_matrix, positive_float, positive_int
+from ._checks import as_gram_and_labels, as_labels, as_matrix, positive_float, positive_int
 
 _TAU = 1e-12      # libsvm's floor on the curvature of a pair (a non-positive one means a flat direction)
 
@@ -53,7 +53,7 @@ def primal_objective(w, b, X, y, C) -> float:
 
 def dual_objective(alpha, K, y) -> float:
     """``D(alpha) = sum_i alpha_i - 1/2 (alpha * y)^T K (alpha * y)``."""
-    K, y = _gram_and_labels(K, y)
+    K, y = as_gram_and_labels(K, y)
     alpha = _alpha(alpha, len(y))
     ay = alpha * y
     return float(alpha.sum() - 0.5 * ay @ K @ ay)
@@ -66,15 +66,6 @@ def _cost(C) -> float:
     if not C > 0:
         raise ValueError(f"C must be > 0 (or np.inf for the hard margin); got {C}")
     return float(C)
-
-
-def _gram_and_labels(K, y):
-    K = np.asarray(K, dtype=float)
-    if K.ndim != 2 or K.shape[0] != K.shape[1] or K.size == 0:
-        raise ValueError(f"K must be the square Gram matrix of the training points; got shape {K.shape}")
-    if not np.all(np.isfinite(K)):
-        raise ValueError("K has entries that are not finite")
-    return K, as_labels(y, K.shape[0])
 
 
 def _alpha(alpha, n):
@@ -122,7 +113,7 @@ def fit_svm(K, y, C=1.0, tol=1e-3, max_iter=None) -> SVMResult:
     >>> r.alpha.round(6).tolist(), round(r.b, 6)
     ([0.5, 0.5], 0.0)
     """
-    K, y = _gram_and_labels(K, y)
+    K, y = as_gram_and_labels(K, y)
     C = _cost(C)
     tol = positive_float(tol, "tol")
     n = len(y)
@@ -257,7 +248,7 @@ def kkt_report(alpha, K, y, b, C, tol=1e-3) -> dict:
     ``alpha_i = 0`` needs ``m_i >= 1``; ``0 < alpha_i < C`` needs ``m_i = 1``; ``alpha_i = C`` needs
     ``m_i <= 1``; and ``sum_i alpha_i y_i = 0``, ``0 <= alpha_i <= C``. Tolerances: ``tol`` on the margins,
     and a relative ``1e-8 C`` for ``alpha`` at its bounds."""
-    K, y = _gram_and_labels(K, y)
+    K, y = as_gram_and_labels(K, y)
     alpha = _alpha(alpha, len(y))
     C = _cost(C)
     m = y * decision_function(K, y, alpha, b)

@@ -10,7 +10,7 @@ import numpy as np
 from .. import kernels
 from .._checks import positive_float, positive_int
 from ..plotting import plot_points, plot_regions
-from ._common import _readable
+from ._common import _readable, _two_classes
 
 DATA_SETS = ("disc and ring", "exclusive or")
 
@@ -22,17 +22,8 @@ def _kernel_sample(data_set: str, n: int, seed: int):
         raise ValueError(f"data_set must be one of {DATA_SETS}; got {data_set!r}")
     rng = np.random.default_rng(seed)
 
-    def draw(m):
-        y = np.where(np.arange(m) % 2 == 0, 1, -1)
-        if data_set == "disc and ring":
-            radius = np.where(y == 1, 2.0, 1.0) + 0.25 * rng.standard_normal(m)
-            angle = rng.uniform(0, 2 * np.pi, m)
-            return np.c_[radius * np.cos(angle), radius * np.sin(angle)], y
-        signs = np.array([[1, 1], [-1, -1], [1, -1], [-1, 1]])[np.arange(m) % 4]
-        return signs + 0.45 * rng.standard_normal((m, 2)), np.where(signs[:, 0] * signs[:, 1] > 0, 1, -1)
-
-    X, y = draw(n)
-    X_test, y_test = draw(1000)
+    X, y = _two_classes(data_set, n, rng)
+    X_test, y_test = _two_classes(data_set, 1000, rng)
     return X, y, X_test, y_test
 
 

@@ -32,8 +32,7 @@ def loo_curve(x, y, bandwidths, kernel: str) -> np.ndarray:
     out = []
     for h in bandwidths:
         H = smoothing.nadaraya_watson_weights(x, x, float(h), kernel)
-        diagonal = np.diag(H)
-        out.append(np.nan if np.any(diagonal >= 1 - 1e-12) else float(np.mean(((y - H @ y) / (1 - diagonal)) ** 2)))
+        out.append(np.nan if np.any(np.diag(H) >= 1 - 1e-12) else float(np.mean(smoothing.loo_residuals(H, y) ** 2)))
     return np.array(out)
 
 
