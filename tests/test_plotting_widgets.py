@@ -502,20 +502,6 @@ def test_bandwidth_explorer_names_bad_input(call, pattern):
         call()
 
 
-def test_threshold_failure_rate_equals_a_plain_loop():
-    rng = np.random.default_rng(0)
-    for m, eps, size in ((5, 0.1, 11), (30, 0.05, 101), (1, 0.3, 2)):
-        grid = np.linspace(0, 1, size)
-        truth = grid[np.argmin(np.abs(grid - widgets.lecture10.TRUE_THRESHOLD))]
-        X = np.random.default_rng(7).uniform(0, 1, (300, m))
-        failures = 0
-        for x in X:
-            consistent = [t for t in grid if np.array_equal(x >= t, x >= truth)]
-            failures += max(abs(t - truth) for t in consistent) > eps
-        assert widgets.lecture10.threshold_failure_rate(m, eps, size, repetitions=300, seed=7) == failures / 300
-    del rng
-
-
 def test_draw_sample_sizes_reports_the_calculators_and_the_bound_holds_at_its_m():
     from mlcourse import pac
 

@@ -63,6 +63,24 @@ def nonnegative_float(value, name: str) -> float:
     return float(value)
 
 
+def open_unit_float(value, name: str) -> float:
+    """Return ``value`` as a float strictly between 0 and 1 (an accuracy, a probability of failing), or raise."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number; got {type(value).__name__}")
+    if not 0 < value < 1:
+        raise ValueError(f"{name} must be strictly between 0 and 1; got {value}")
+    return float(value)
+
+
+def nonnegative_int(value, name: str) -> int:
+    """Return ``value`` as an int >= 0, or raise naming it."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer >= 0; got {type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"{name} must be an integer >= 0; got {value}")
+    return int(value)
+
+
 def _as_float_array(a, name: str) -> np.ndarray:
     try:
         a = np.asarray(a, dtype=float)

@@ -6,28 +6,13 @@ import numpy as np
 import matplotlib.pyplot as plt
 
 from .. import pac
-from .._checks import positive_int
+from .._checks import nonnegative_int, open_unit_float, positive_int
 from ._common import _readable
-
-TRUE_THRESHOLD = 0.3141
-
 
 def threshold_failure_rate(m: int, eps: float, class_size: int, repetitions: int = 2000, seed: int = 0) -> float:
     """The fraction of ``repetitions`` samples of size ``m`` on which some consistent hypothesis has risk
-    above ``eps``, for the class of ``class_size`` thresholds ``h_t(x) = 1[x >= t]`` on an even grid of
-    [0, 1], the truth the grid point nearest :data:`TRUE_THRESHOLD`, and ``x`` uniform on [0, 1] (so the
-    risk of ``h_t`` is ``|t - truth|``). Vectorised over the samples."""
-    m, class_size, repetitions = positive_int(m, "m"), positive_int(class_size, "class_size"), positive_int(repetitions, "repetitions")
-    grid = np.linspace(0, 1, class_size)
-    truth = grid[np.argmin(np.abs(grid - TRUE_THRESHOLD))]
-    x = np.random.default_rng(seed).uniform(0, 1, (repetitions, m))
-    below = np.where(x < truth, x, -np.inf).max(axis=1)         # the largest point labelled 0
-    above = np.where(x >= truth, x, np.inf).min(axis=1)         # the smallest point labelled 1
-    # consistent thresholds t: below < t <= above; the worst is the one farthest from the truth
-    lowest = grid[np.searchsorted(grid, below, side="right").clip(max=class_size - 1)]
-    highest = grid[(np.searchsorted(grid, above, side="right") - 1).clip(min=0)]
-    worst = np.maximum(truth - lowest, highest - truth)
-    return float(np.mean(worst > eps))
+    above ``eps``, for the class of ``class_size`` thresholds of :func:`mlcourse.pac.threshold_erm_excess_risks`."""
+    return float(np.mean(pac.threshold_erm_excess_risks(m, class_size, 0.0, repetitions, seed) > eps))
 
 
 def draw_sample_sizes(eps: float, delta: float, class_size: int, vc_dim: int, repetitions: int = 2000):
@@ -37,8 +22,8 @@ def draw_sample_sizes(eps: float, delta: float, class_size: int, vc_dim: int, re
     the simulated fraction of samples on which a consistent learner misses by more than ``eps``, against
     ``m``, with ``delta`` and the realizable sample size marked. Returns
     ``(realizable m, agnostic m, VC m, simulated failure rate at the realizable m)``."""
-    eps, delta = pac._probability(eps, "eps"), pac._probability(delta, "delta")
-    class_size, vc_dim = positive_int(class_size, "class_size"), pac._vc_dim(vc_dim)
+    eps, delta = open_unit_float(eps, "eps"), open_unit_float(delta, "delta")
+    class_size, vc_dim = positive_int(class_size, "class_size"), nonnegative_int(vc_dim, "vc_dim")
     sizes = (pac.realizable_sample_size(eps, delta, class_size), pac.agnostic_sample_size(eps, delta, class_size),
              pac.vc_sample_size(eps, delta, vc_dim))
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.0))
