@@ -106,7 +106,7 @@ def test_vc_sample_size_is_the_smallest_m_and_the_bound_decreases():
     (lambda: pac.agnostic_sample_size(0.1, 1.0, 10), ValueError, "delta must be strictly between 0 and 1"),
     (lambda: pac.realizable_sample_size(0.1, 0.1, 0), ValueError, "class_size must be a finite number >= 1"),
     (lambda: pac.realizable_sample_size(0.1, 0.1, "ten"), TypeError, "class_size must be a number"),
-    (lambda: pac.agnostic_epsilon(0, 0.1, 10), ValueError, "m must be at least 1"),
+    (lambda: pac.agnostic_epsilon(0, 0.1, 10), ValueError, "n must be at least 1"),
     (lambda: pac.vc_sample_size(0.1, 0.1, -1), ValueError, "vc_dim must be an integer >= 0"),
     (lambda: pac.hoeffding_bound(10, 0.0), ValueError, "t must be a number > 0"),
     (lambda: pac.realizable_sample_size(True, 0.1, 10), TypeError, "eps must be a number"),
@@ -119,7 +119,9 @@ def test_bad_input_is_named(call, error, pattern):
 # --------------------------------------------------------------------------- labelings, shattering, growth
 
 def _rows(labelings):
-    return {tuple(bool(v) for v in row) for row in labelings}
+    """The labelings as a set of tuples of booleans (True for +1), after checking they are -1 and +1."""
+    assert set(np.unique(labelings)) <= {-1, 1}
+    return {tuple(bool(v > 0) for v in row) for row in labelings}
 
 
 @settings(max_examples=40, deadline=None)
@@ -182,7 +184,7 @@ def test_vc_dimensions_and_sauer_on_counted_growth():
     (lambda: pac.threshold_labelings(np.zeros((2, 2))), ValueError, "x must be a non-empty 1-d array"),
     (lambda: pac.interval_labelings([]), ValueError, "x must be a non-empty 1-d array"),
     (lambda: pac.rectangle_labelings(np.zeros((17, 2))), ValueError, "at most 16 points"),
-    (lambda: pac.halfplane_labelings(np.zeros((3, 3))), ValueError, "shape \\(m, 2\\)"),
+    (lambda: pac.halfplane_labelings(np.zeros((3, 3))), ValueError, "shape \\(n, 2\\)"),
     (lambda: pac.halfplane_labelings([[0, 0], [1, 1], [2, 2]]), ValueError, "general position"),
     (lambda: pac.halfplane_labelings([[0, 0], [0, 0]]), ValueError, "general position"),
     (lambda: pac.shatters([1, 0]), ValueError, "labelings must be a 2-d array"),

@@ -509,7 +509,7 @@ def test_draw_sample_sizes_reports_the_calculators_and_the_bound_holds_at_its_m(
     assert (realizable, agnostic, vc) == (pac.realizable_sample_size(0.1, 0.1, 101), pac.agnostic_sample_size(0.1, 0.1, 101),
                                           pac.vc_sample_size(0.1, 0.1, 2))
     assert rate <= 0.1 < widgets.lecture10.threshold_failure_rate(max(1, realizable // 8), 0.1, 101)
-    assert f"{rate:.3f} at m = {realizable}" in plt.gcf().axes[1].get_title()
+    assert f"{rate:.3f} at n = {realizable}" in plt.gcf().axes[1].get_title()
 
 
 @pytest.mark.parametrize("call, pattern", [

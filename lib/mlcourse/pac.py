@@ -3,18 +3,20 @@
 Conventions of the lecture:
 
 * ``eps`` is the accuracy (the excess risk allowed) and ``delta`` the probability of failing, both in
-  (0, 1); ``m`` is the sample size; ``class_size`` is ``|H|`` for a finite class (an integer >= 1, as
+  (0, 1); ``n`` is the sample size; ``class_size`` is ``|H|`` for a finite class (an integer >= 1, as
   large as you like: logarithms of Python integers are exact enough); ``vc_dim`` is the VC dimension;
-* **realizable, finite class** (a consistent learner): ``P(some h with risk > eps fits all m examples)
-  <= |H| (1 - eps)^m <= |H| e^{-eps m}``, at most ``delta`` once ``m >= (ln|H| + ln(1/delta)) / eps``;
+* **realizable, finite class** (a consistent learner): ``P(some h with risk > eps fits all n examples)
+  <= |H| (1 - eps)^n <= |H| e^{-eps n}``, at most ``delta`` once ``n >= (ln|H| + ln(1/delta)) / eps``;
 * **agnostic, finite class** (ERM): by Hoeffding's inequality and the union bound every empirical
-  risk is within ``t`` of its risk with probability ``>= 1 - 2|H| e^{-2 m t^2}``, and then ERM's excess
-  risk is at most ``2t``; with ``t = eps / 2``: ``m >= 2 (ln|H| + ln(2/delta)) / eps^2``;
+  risk is within ``t`` of its risk with probability ``>= 1 - 2|H| e^{-2 n t^2}``, and then ERM's excess
+  risk is at most ``2t``; with ``t = eps / 2``: ``n >= 2 (ln|H| + ln(2/delta)) / eps^2``;
 * **VC dimension** (ERM, agnostic): Shalev-Shwartz and Ben-David, *Understanding Machine Learning*
   (2014), Theorem 6.11: with probability ``>= 1 - delta`` every ``h`` has
-  ``|L_D(h) - L_S(h)| <= (4 + sqrt(ln tau_H(2m))) / (delta sqrt(2m))``, with the growth function
-  ``tau_H(2m) <= (2em/d)^d`` for ``2m > d + 1`` (Sauer's lemma); ERM's excess risk is at most twice that.
-  Its constants are explicit but the bound is loose (``1/delta``, from Markov's inequality).
+  ``|R(h) - R_S(h)| <= (4 + sqrt(ln tau_H(2n))) / (delta sqrt(2n))``, with the growth function
+  ``tau_H(2n) <= sum_{i <= d} C(2n, i)`` (Sauer's lemma; at most ``(2en/d)^d`` once ``2n >= d``); ERM's excess risk is at most twice that.
+  Its constants are explicit but the bound is loose (``1/delta``, from Markov's inequality);
+* labels are -1 and +1 (the course's convention for PAC): a threshold, an interval or a rectangle says +1
+  on the set it picks out; the labelings a class makes on ``n`` points are the rows of an ``(k, n)`` array.
 """
 
 from __future__ import annotations
@@ -35,53 +37,53 @@ def _log_class_size(class_size) -> float:
 
 
 def realizable_sample_size(eps, delta, class_size) -> int:
-    """The smallest ``m`` with ``|H| e^{-eps m} <= delta``: ``ceil((ln|H| + ln(1/delta)) / eps)``."""
+    """The smallest ``n`` with ``|H| e^{-eps n} <= delta``: ``ceil((ln|H| + ln(1/delta)) / eps)``."""
     eps, delta = open_unit_float(eps, "eps"), open_unit_float(delta, "delta")
     return max(1, math.ceil((_log_class_size(class_size) + math.log(1 / delta)) / eps))
 
 
 def agnostic_sample_size(eps, delta, class_size) -> int:
-    """The smallest ``m`` with ``2|H| e^{-2 m (eps/2)^2} <= delta``: ``ceil(2 (ln|H| + ln(2/delta)) / eps^2)``."""
+    """The smallest ``n`` with ``2|H| e^{-2 n (eps/2)^2} <= delta``: ``ceil(2 (ln|H| + ln(2/delta)) / eps^2)``."""
     eps, delta = open_unit_float(eps, "eps"), open_unit_float(delta, "delta")
     return max(1, math.ceil(2 * (_log_class_size(class_size) + math.log(2 / delta)) / eps**2))
 
 
-def realizable_epsilon(m, delta, class_size) -> float:
-    """The accuracy a consistent learner is guaranteed with ``m`` examples: ``(ln|H| + ln(1/delta)) / m``."""
-    m, delta = positive_int(m, "m"), open_unit_float(delta, "delta")
-    return (_log_class_size(class_size) + math.log(1 / delta)) / m
+def realizable_epsilon(n, delta, class_size) -> float:
+    """The accuracy a consistent learner is guaranteed with ``n`` examples: ``(ln|H| + ln(1/delta)) / n``."""
+    n, delta = positive_int(n, "n"), open_unit_float(delta, "delta")
+    return (_log_class_size(class_size) + math.log(1 / delta)) / n
 
 
-def agnostic_epsilon(m, delta, class_size) -> float:
-    """The excess risk ERM is guaranteed with ``m`` examples: ``sqrt(2 ln(2|H|/delta) / m)``."""
-    m, delta = positive_int(m, "m"), open_unit_float(delta, "delta")
-    return math.sqrt(2 * (_log_class_size(class_size) + math.log(2 / delta)) / m)
+def agnostic_epsilon(n, delta, class_size) -> float:
+    """The excess risk ERM is guaranteed with ``n`` examples: ``sqrt(2 ln(2|H|/delta) / n)``."""
+    n, delta = positive_int(n, "n"), open_unit_float(delta, "delta")
+    return math.sqrt(2 * (_log_class_size(class_size) + math.log(2 / delta)) / n)
 
 
-def hoeffding_bound(m, t) -> float:
-    """``2 e^{-2 m t^2}``: Hoeffding's two-sided bound on ``P(|mean of m draws in [0, 1] - its mean| >= t)``."""
-    m = positive_int(m, "m")
+def hoeffding_bound(n, t) -> float:
+    """``2 e^{-2 n t^2}``: Hoeffding's two-sided bound on ``P(|mean of n draws in [0, 1] - its mean| >= t)``."""
+    n = positive_int(n, "n")
     if isinstance(t, bool) or not isinstance(t, (int, float, np.integer, np.floating)) or not t > 0:
         raise ValueError(f"t must be a number > 0; got {t!r}")
-    return min(1.0, 2 * math.exp(-2 * m * t * t))
+    return min(1.0, 2 * math.exp(-2 * n * t * t))
 
 
-def sauer_bound(m, vc_dim) -> int:
-    """``sum_{i=0}^{d} C(m, i)``: Sauer's bound on the growth function of a class of VC dimension ``d``."""
-    m = positive_int(m, "m")
+def sauer_bound(n, vc_dim) -> int:
+    """``sum_{i=0}^{d} C(n, i)``: Sauer's bound on the growth function of a class of VC dimension ``d``."""
+    n = positive_int(n, "n")
     d = nonnegative_int(vc_dim, "vc_dim")
-    return sum(math.comb(m, i) for i in range(min(d, m) + 1))
+    return sum(math.comb(n, i) for i in range(min(d, n) + 1))
 
 
-def vc_epsilon(m, delta, vc_dim) -> float:
-    """The excess risk of ERM guaranteed with ``m`` examples by the VC bound of the module's notes:
+def vc_epsilon(n, delta, vc_dim) -> float:
+    """The excess risk of ERM guaranteed with ``n`` examples by the VC bound of the module's notes:
     ``2 (4 + sqrt(ln tau(2m))) / (delta sqrt(2m))`` with ``tau(2m)`` Sauer's bound (exact sum)."""
-    m, delta, d = positive_int(m, "m"), open_unit_float(delta, "delta"), nonnegative_int(vc_dim, "vc_dim")
-    return 2 * (4 + math.sqrt(math.log(sauer_bound(2 * m, d)))) / (delta * math.sqrt(2 * m))
+    n, delta, d = positive_int(n, "n"), open_unit_float(delta, "delta"), nonnegative_int(vc_dim, "vc_dim")
+    return 2 * (4 + math.sqrt(math.log(sauer_bound(2 * n, d)))) / (delta * math.sqrt(2 * n))
 
 
 def vc_sample_size(eps, delta, vc_dim) -> int:
-    """The smallest ``m`` with :func:`vc_epsilon` ``<= eps`` (it decreases in ``m``), found by doubling
+    """The smallest ``n`` with :func:`vc_epsilon` ``<= eps`` (it decreases in ``n``), found by doubling
     and then bisection."""
     eps, delta, d = open_unit_float(eps, "eps"), open_unit_float(delta, "delta"), nonnegative_int(vc_dim, "vc_dim")
     high = 1
@@ -102,10 +104,10 @@ def vc_sample_size(eps, delta, vc_dim) -> int:
 TRUE_THRESHOLD = 0.3141
 
 
-def threshold_erm_excess_risks(m, class_size, noise=0.0, repetitions=2000, seed=0) -> np.ndarray:
-    """The excess risk of the *worst* empirical risk minimiser on each of ``repetitions`` samples of size ``m``.
+def threshold_erm_excess_risks(n, class_size, noise=0.0, repetitions=2000, seed=0) -> np.ndarray:
+    """The excess risk of the *worst* empirical risk minimiser on each of ``repetitions`` samples of size ``n``.
 
-    The class is the ``class_size`` thresholds ``h_t(x) = 1[x >= t]`` on an even grid of [0, 1]; ``x`` is
+    The class is the ``class_size`` thresholds ``h_t(x) = +1 if x >= t else -1`` on an even grid of [0, 1]; ``x`` is
     uniform on [0, 1]; the label is ``h_{t*}(x)`` for the grid point ``t*`` nearest :data:`TRUE_THRESHOLD`,
     flipped with probability ``noise`` (in [0, 1/2)). The risk of ``h_t`` is then
     ``noise + (1 - 2 noise) |t - t*|``, so the excess risk of ``h_t`` over the best in the class is
@@ -113,7 +115,7 @@ def threshold_erm_excess_risks(m, class_size, noise=0.0, repetitions=2000, seed=
     risk of the worst consistent one. Taking the worst minimiser checks a bound that holds for *every*
     consistent learner (or every ERM), whatever its tie rule. Vectorised over the samples.
     """
-    m, class_size = positive_int(m, "m"), positive_int(class_size, "class_size")
+    n, class_size = positive_int(n, "n"), positive_int(class_size, "class_size")
     repetitions = positive_int(repetitions, "repetitions")
     if isinstance(noise, bool) or not isinstance(noise, (int, float, np.integer, np.floating)) or not 0 <= noise < 0.5:
         raise ValueError(f"noise must be a number in [0, 1/2); got {noise!r}")
@@ -121,12 +123,12 @@ def threshold_erm_excess_risks(m, class_size, noise=0.0, repetitions=2000, seed=
     grid = np.linspace(0, 1, class_size)
     truth = grid[np.argmin(np.abs(grid - TRUE_THRESHOLD))]
     distance = np.abs(grid - truth)
-    chunk = max(1, 2_000_000 // m)
+    chunk = max(1, 2_000_000 // n)
     excess = []
     for start in range(0, repetitions, chunk):
         r = min(chunk, repetitions - start)
-        x = rng.uniform(0, 1, (r, m))
-        y = (x >= truth) ^ (rng.uniform(0, 1, (r, m)) < noise)
+        x = rng.uniform(0, 1, (r, n))
+        y = (x >= truth) ^ (rng.uniform(0, 1, (r, n)) < noise)
         # bin b holds grid[b-1] <= x < grid[b]; h_{grid[k]} says 0 exactly on the bins b <= k
         flat = np.arange(r)[:, None] * (class_size + 1) + np.searchsorted(grid, x, side="right")
         ones = np.bincount(flat[y], minlength=r * (class_size + 1)).reshape(r, -1)
@@ -140,8 +142,8 @@ def threshold_erm_excess_risks(m, class_size, noise=0.0, repetitions=2000, seed=
 # --------------------------------------------------------------------------- what a class does on a point set
 
 def _labelings(rows) -> np.ndarray:
-    """Distinct rows of a boolean array, in a fixed order (lexicographic)."""
-    return np.unique(np.asarray(rows, dtype=bool), axis=0)
+    """The distinct rows of a boolean array (True: inside the set) as labels -1 and +1, in lexicographic order."""
+    return np.unique(np.where(np.asarray(rows, dtype=bool), 1, -1).astype(np.int8), axis=0)
 
 
 def _points_on_a_line(x) -> np.ndarray:
@@ -152,16 +154,17 @@ def _points_on_a_line(x) -> np.ndarray:
 
 
 def threshold_labelings(x) -> np.ndarray:
-    """Every labeling of the points ``x`` (shape ``(m,)``) by the thresholds ``h_t(x) = 1[x >= t]``, ``t`` real:
-    a boolean array of shape ``(k, m)`` with distinct rows. (``k = m + 1`` for distinct points.)"""
+    """Every labeling of the points ``x`` (shape ``(n,)``) by the thresholds ``h_t(x) = +1 if x >= t
+    else -1``, ``t`` real: an array of labels -1 and +1 of shape ``(k, n)``, one labeling per row, the rows
+    distinct. (``k = n + 1`` for distinct points.)"""
     x = _points_on_a_line(x)
     cuts = np.append(np.unique(x), np.inf)
     return _labelings(x[None, :] >= cuts[:, None])
 
 
 def interval_labelings(x) -> np.ndarray:
-    """Every labeling of the points ``x`` (shape ``(m,)``) by the intervals ``h_{a,b}(x) = 1[a <= x <= b]``
-    (``a > b`` gives the empty set): distinct rows of shape ``(k, m)``."""
+    """Every labeling of the points ``x`` (shape ``(n,)``) by the intervals ``h_{a,b}(x) = +1 if a <= x <= b
+    else -1`` (``a > b``: the empty interval, all -1): distinct rows of -1 and +1, shape ``(k, n)``."""
     x = _points_on_a_line(x)
     ends = np.unique(x)
     inside = (x >= ends[:, None, None]) & (x <= ends[None, :, None])       # [i, j] = the interval [ends_i, ends_j]
@@ -173,14 +176,14 @@ MAX_SUBSET_POINTS = 16
 
 
 def rectangle_labelings(X) -> np.ndarray:
-    """Every labeling of the points ``X`` (shape ``(m, d)``, ``m <= 16``) by axis-aligned rectangles (boxes)
-    ``h(x) = 1[lo <= x <= hi]`` coordinate-wise. A subset is picked out exactly when the smallest box around
-    it holds no other point; all ``2^m`` subsets are tried at once."""
+    """Every labeling of the points ``X`` (shape ``(n, d)``, ``n <= 16``) by axis-aligned rectangles (boxes),
+    ``h(x) = +1`` if ``lo <= x <= hi`` coordinate-wise and ``-1`` otherwise (rows of -1 and +1). A subset is picked out exactly when the smallest box around
+    it holds no other point; all ``2^n`` subsets are tried at once."""
     X = as_matrix(X)
-    m = X.shape[0]
-    if m > MAX_SUBSET_POINTS:
-        raise ValueError(f"rectangle_labelings tries all 2^m subsets: at most {MAX_SUBSET_POINTS} points; got {m}")
-    subsets = (np.arange(2**m)[:, None] >> np.arange(m)[None, :]) & 1 == 1       # (2^m, m)
+    n = X.shape[0]
+    if n > MAX_SUBSET_POINTS:
+        raise ValueError(f"rectangle_labelings tries all 2^n subsets: at most {MAX_SUBSET_POINTS} points; got {n}")
+    subsets = (np.arange(2**n)[:, None] >> np.arange(n)[None, :]) & 1 == 1       # (2^n, n)
     lo = np.where(subsets[:, :, None], X[None], np.inf).min(axis=1)
     hi = np.where(subsets[:, :, None], X[None], -np.inf).max(axis=1)
     inside = ((X[None] >= lo[:, None]) & (X[None] <= hi[:, None])).all(axis=2)
@@ -188,28 +191,29 @@ def rectangle_labelings(X) -> np.ndarray:
 
 
 def halfplane_labelings(X) -> np.ndarray:
-    """Every labeling of the points ``X`` (shape ``(m, 2)``, in general position: distinct, no three on a
-    line) by half-planes ``h(x) = 1[w . x + b >= 0]``.
+    """Every labeling of the points ``X`` (shape ``(n, 2)``, in general position: distinct, no three on a
+    line) by half-planes ``h(x) = sign(w . x + b)``
+    (``sign(0) = +1``), as distinct rows of -1 and +1.
 
     A labeling with both labels can be cut by a line through two of the points (move a separating line until
     it meets a point, turn it about that point until it meets another), and a small move of that line gives
-    the two points any labels. So the labelings are: all 0, all 1, and for each pair ``i, j`` either side of
-    the line through ``x_i`` and ``x_j`` labelled 1, and ``x_i, x_j`` labelled in all four ways. ``O(m^3)`` work, no
+    the two points any labels. So the labelings are: all -1, all +1, and for each pair ``i, j`` either side
+    of the line through ``x_i`` and ``x_j`` labelled +1, and ``x_i, x_j`` labelled in all four ways. ``O(n^3)`` work, no
     linear programming (the tests check it against lecture 02's separability test)."""
     X = as_matrix(X)
-    m = X.shape[0]
+    n = X.shape[0]
     if X.shape[1] != 2:
-        raise ValueError(f"X must hold points of the plane, shape (m, 2); got shape {X.shape}")
-    i, j = np.triu_indices(m, 1)
+        raise ValueError(f"X must hold points of the plane, shape (n, 2); got shape {X.shape}")
+    i, j = np.triu_indices(n, 1)
     direction = X[j] - X[i]
     offset = X[None, :, :] - X[i][:, None, :]
-    side = direction[:, None, 0] * offset[:, :, 1] - direction[:, None, 1] * offset[:, :, 0]   # (pairs, m)
+    side = direction[:, None, 0] * offset[:, :, 1] - direction[:, None, 1] * offset[:, :, 0]   # (pairs, n)
     scale = np.abs(direction).max(axis=1)[:, None] * np.abs(offset).max(axis=2) + 1e-300
     on_line = np.abs(side) <= 1e-9 * scale
     on_line[np.arange(len(i)), i] = on_line[np.arange(len(i)), j] = False
     if on_line.any() or (np.abs(direction).max(axis=1) == 0).any():
         raise ValueError("X must be in general position (distinct points, no three on one line)")
-    rows = [np.zeros((1, m), dtype=bool), np.ones((1, m), dtype=bool)]
+    rows = [np.zeros((1, n), dtype=bool), np.ones((1, n), dtype=bool)]
     for positive_side in (side > 0, side < 0):                    # the line's two orientations
         for label_i, label_j in ((False, False), (False, True), (True, False), (True, True)):
             labels = positive_side.copy()
@@ -220,8 +224,9 @@ def halfplane_labelings(X) -> np.ndarray:
 
 
 def shatters(labelings) -> bool:
-    """Whether the labelings (rows of a ``(k, m)`` 0/1 array) are all ``2^m`` labelings of the ``m`` points."""
+    """Whether the labelings (the rows of a ``(k, n)`` array of two labels) are all ``2^n`` labelings of the
+    ``n`` points: whether the class that made them shatters the points."""
     labelings = np.asarray(labelings)
     if labelings.ndim != 2:
         raise ValueError(f"labelings must be a 2-d array, one labeling per row; got shape {labelings.shape}")
-    return len(_labelings(labelings)) == 2 ** labelings.shape[1]
+    return len(np.unique(labelings, axis=0)) == 2 ** labelings.shape[1] and len(np.unique(labelings)) <= 2

@@ -9,10 +9,10 @@ from .. import pac
 from .._checks import nonnegative_int, open_unit_float, positive_int
 from ._common import _readable
 
-def threshold_failure_rate(m: int, eps: float, class_size: int, repetitions: int = 2000, seed: int = 0) -> float:
-    """The fraction of ``repetitions`` samples of size ``m`` on which some consistent hypothesis has risk
+def threshold_failure_rate(n: int, eps: float, class_size: int, repetitions: int = 2000, seed: int = 0) -> float:
+    """The fraction of ``repetitions`` samples of size ``n`` on which some consistent hypothesis has risk
     above ``eps``, for the class of ``class_size`` thresholds of :func:`mlcourse.pac.threshold_erm_excess_risks`."""
-    return float(np.mean(pac.threshold_erm_excess_risks(m, class_size, 0.0, repetitions, seed) > eps))
+    return float(np.mean(pac.threshold_erm_excess_risks(n, class_size, 0.0, repetitions, seed) > eps))
 
 
 def draw_sample_sizes(eps: float, delta: float, class_size: int, vc_dim: int, repetitions: int = 2000):
@@ -20,8 +20,8 @@ def draw_sample_sizes(eps: float, delta: float, class_size: int, vc_dim: int, re
     finite-class bounds (for ``class_size``) and of the VC bound (for ``vc_dim``) against the accuracy,
     the chosen ``eps`` marked. Right: for thresholds on a grid of ``class_size`` points (VC dimension 1),
     the simulated fraction of samples on which a consistent learner misses by more than ``eps``, against
-    ``m``, with ``delta`` and the realizable sample size marked. Returns
-    ``(realizable m, agnostic m, VC m, simulated failure rate at the realizable m)``."""
+    ``n``, with ``delta`` and the realizable sample size marked. Returns
+    ``(realizable n, agnostic n, VC n, simulated failure rate at the realizable n)``."""
     eps, delta = open_unit_float(eps, "eps"), open_unit_float(delta, "delta")
     class_size, vc_dim = positive_int(class_size, "class_size"), nonnegative_int(vc_dim, "vc_dim")
     sizes = (pac.realizable_sample_size(eps, delta, class_size), pac.agnostic_sample_size(eps, delta, class_size),
@@ -35,21 +35,21 @@ def draw_sample_sizes(eps: float, delta: float, class_size: int, vc_dim: int, re
         ax.loglog(grid, [bound(e) for e in grid], style, label=name)
     ax.axvline(eps, color="k", lw=0.8)
     ax.set_xlabel("accuracy ε")
-    ax.set_ylabel("examples needed, m")
-    ax.set_title(f"at ε = {eps:.2g}, δ = {delta:.2g}: realizable m = {sizes[0]}, agnostic {sizes[1]}, VC {sizes[2]:.3g}",
+    ax.set_ylabel("examples needed, n")
+    ax.set_title(f"at ε = {eps:.2g}, δ = {delta:.2g}: realizable n = {sizes[0]}, agnostic {sizes[1]}, VC {sizes[2]:.3g}",
                  fontsize="medium")
     ax.legend(fontsize="small")
     ax = axes[1]
     ms = np.unique(np.geomspace(1, 3 * sizes[0], 14).astype(int))
-    rates = [threshold_failure_rate(int(m), eps, class_size, repetitions) for m in ms]
+    rates = [threshold_failure_rate(int(n), eps, class_size, repetitions) for n in ms]
     at_bound = threshold_failure_rate(sizes[0], eps, class_size, repetitions)
     ax.semilogx(ms, rates, "C0o-", ms=4, label="simulated failure rate")
     ax.axhline(delta, color="C3", lw=1, label="δ")
-    ax.axvline(sizes[0], color="C0", lw=0.8, ls="--", label="realizable m")
+    ax.axvline(sizes[0], color="C0", lw=0.8, ls="--", label="realizable n")
     ax.set_ylim(-0.02, 1.02)
-    ax.set_xlabel("sample size m")
+    ax.set_xlabel("sample size n")
     ax.set_ylabel(f"P(a consistent h has risk > {eps:.2g})")
-    ax.set_title(f"thresholds on {class_size} grid points: {at_bound:.3f} at m = {sizes[0]}", fontsize="medium")
+    ax.set_title(f"thresholds on {class_size} grid points: {at_bound:.3f} at n = {sizes[0]}", fontsize="medium")
     ax.legend(fontsize="small")
     fig.subplots_adjust(left=0.07, right=0.98, wspace=0.28, bottom=0.14)
     plt.show()
