@@ -193,3 +193,13 @@ def test_vc_dimensions_and_sauer_on_counted_growth():
 def test_bad_labelings_input_is_named(call, error, pattern):
     with pytest.raises(error, match=pattern):
         call()
+
+
+def test_grid_bins_are_searchsorted():
+    """The arithmetic binning of the threshold simulation, on random points and on the grid points and
+    their floating-point neighbours, where rounding could put a point in the wrong bin."""
+    rng = np.random.default_rng(6)
+    for size in (1, 2, 3, 11, 101, 1001, 4097):
+        grid = np.linspace(0, 1, size)
+        x = np.concatenate([rng.uniform(0, 1, 5000), grid, np.nextafter(grid, -1).clip(0, 1), np.nextafter(grid, 2).clip(0, 1)])
+        np.testing.assert_array_equal(pac._grid_bins(x, grid), np.searchsorted(grid, x, side="right"))

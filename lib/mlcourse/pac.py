@@ -130,13 +130,25 @@ def threshold_erm_excess_risks(n, class_size, noise=0.0, repetitions=2000, seed=
         x = rng.uniform(0, 1, (r, n))
         y = (x >= truth) ^ (rng.uniform(0, 1, (r, n)) < noise)
         # bin b holds grid[b-1] <= x < grid[b]; h_{grid[k]} says 0 exactly on the bins b <= k
-        flat = np.arange(r)[:, None] * (class_size + 1) + np.searchsorted(grid, x, side="right")
+        flat = np.arange(r)[:, None] * (class_size + 1) + _grid_bins(x, grid)
         ones = np.bincount(flat[y], minlength=r * (class_size + 1)).reshape(r, -1)
         zeros = np.bincount(flat[~y], minlength=r * (class_size + 1)).reshape(r, -1)
         errors = np.cumsum(ones, axis=1)[:, :class_size] + zeros.sum(axis=1, keepdims=True) - np.cumsum(zeros, axis=1)[:, :class_size]
         minimisers = errors == errors.min(axis=1, keepdims=True)
         excess.append((1 - 2 * noise) * np.where(minimisers, distance, 0.0).max(axis=1))
     return np.concatenate(excess)
+
+
+def _grid_bins(x, grid):
+    """``np.searchsorted(grid, x, side="right")`` for the even grid ``linspace(0, 1, K)`` and ``x`` in [0, 1],
+    by arithmetic (several times faster), then mended where rounding put ``x`` on the wrong side of a point."""
+    steps = len(grid) - 1
+    if steps == 0:
+        return (x >= grid[0]).astype(np.intp)
+    bins = np.minimum(np.floor(x * steps).astype(np.intp) + 1, len(grid))
+    bins -= grid[bins - 1] > x
+    bins += (bins < len(grid)) & (grid[np.minimum(bins, steps)] <= x)
+    return bins
 
 
 # --------------------------------------------------------------------------- what a class does on a point set
