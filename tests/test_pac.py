@@ -203,3 +203,17 @@ def test_grid_bins_are_searchsorted():
         grid = np.linspace(0, 1, size)
         x = np.concatenate([rng.uniform(0, 1, 5000), grid, np.nextafter(grid, -1).clip(0, 1), np.nextafter(grid, 2).clip(0, 1)])
         np.testing.assert_array_equal(pac._grid_bins(x, grid), np.searchsorted(grid, x, side="right"))
+
+
+def test_uniform_deviation_of_thresholds_by_a_plain_loop():
+    """Delta = max over the grid of |errors / n - (noise + (1 - 2 noise)|t - t*|)|, on the same draws."""
+    for n, size, noise in ((20, 11, 0.2), (3, 5, 0.0), (50, 101, 0.4)):
+        got = pac.threshold_uniform_deviations(n, size, noise, repetitions=200, seed=3)
+        rng = np.random.default_rng(3)
+        grid = np.linspace(0, 1, size)
+        truth = grid[np.argmin(np.abs(grid - pac.TRUE_THRESHOLD))]
+        x = rng.uniform(0, 1, (200, n))
+        y = (x >= truth) ^ (rng.uniform(0, 1, (200, n)) < noise)
+        expected = [max(abs(np.mean((a >= t) != b) - (noise + (1 - 2 * noise) * abs(t - truth))) for t in grid)
+                    for a, b in zip(x, y)]
+        np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)

@@ -115,6 +115,26 @@ def threshold_erm_excess_risks(n, class_size, noise=0.0, repetitions=2000, seed=
     risk of the worst consistent one. Taking the worst minimiser checks a bound that holds for *every*
     consistent learner (or every ERM), whatever its tie rule. Vectorised over the samples.
     """
+    excess = []
+    for errors, grid, truth, noise in _threshold_errors(n, class_size, noise, repetitions, seed):
+        minimisers = errors == errors.min(axis=1, keepdims=True)
+        excess.append((1 - 2 * noise) * np.where(minimisers, np.abs(grid - truth), 0.0).max(axis=1))
+    return np.concatenate(excess)
+
+
+def threshold_uniform_deviations(n, class_size, noise=0.0, repetitions=2000, seed=0) -> np.ndarray:
+    """``Delta = max_h |R_S(h) - R(h)|`` over the thresholds of :func:`threshold_erm_excess_risks` (the same
+    class, distribution and draws for the same arguments), one value per sample."""
+    deviations = []
+    for errors, grid, truth, noise in _threshold_errors(n, class_size, noise, repetitions, seed):
+        risks = noise + (1 - 2 * noise) * np.abs(grid - truth)
+        deviations.append(np.abs(errors / int(n) - risks).max(axis=1))
+    return np.concatenate(deviations)
+
+
+def _threshold_errors(n, class_size, noise, repetitions, seed):
+    """Yields, a chunk of samples at a time, the number of errors of every grid threshold on each sample
+    (an array of shape ``(samples, class_size)``), with the grid, the true threshold and the noise."""
     n, class_size = positive_int(n, "n"), positive_int(class_size, "class_size")
     repetitions = positive_int(repetitions, "repetitions")
     if isinstance(noise, bool) or not isinstance(noise, (int, float, np.integer, np.floating)) or not 0 <= noise < 0.5:
@@ -122,21 +142,19 @@ def threshold_erm_excess_risks(n, class_size, noise=0.0, repetitions=2000, seed=
     rng = np.random.default_rng(seed)
     grid = np.linspace(0, 1, class_size)
     truth = grid[np.argmin(np.abs(grid - TRUE_THRESHOLD))]
-    distance = np.abs(grid - truth)
     chunk = max(1, 2_000_000 // n)
-    excess = []
     for start in range(0, repetitions, chunk):
         r = min(chunk, repetitions - start)
         x = rng.uniform(0, 1, (r, n))
-        y = (x >= truth) ^ (rng.uniform(0, 1, (r, n)) < noise)
-        # bin b holds grid[b-1] <= x < grid[b]; h_{grid[k]} says 0 exactly on the bins b <= k
+        y = x >= truth
+        if noise:                                      # (no draws spent on flips that cannot happen)
+            y ^= rng.uniform(0, 1, (r, n)) < noise
+        # bin b holds grid[b-1] <= x < grid[b]; h_{grid[k]} says -1 exactly on the bins b <= k
         flat = np.arange(r)[:, None] * (class_size + 1) + _grid_bins(x, grid)
         ones = np.bincount(flat[y], minlength=r * (class_size + 1)).reshape(r, -1)
         zeros = np.bincount(flat[~y], minlength=r * (class_size + 1)).reshape(r, -1)
-        errors = np.cumsum(ones, axis=1)[:, :class_size] + zeros.sum(axis=1, keepdims=True) - np.cumsum(zeros, axis=1)[:, :class_size]
-        minimisers = errors == errors.min(axis=1, keepdims=True)
-        excess.append((1 - 2 * noise) * np.where(minimisers, distance, 0.0).max(axis=1))
-    return np.concatenate(excess)
+        yield (np.cumsum(ones, axis=1)[:, :class_size] + zeros.sum(axis=1, keepdims=True)
+               - np.cumsum(zeros, axis=1)[:, :class_size]), grid, truth, float(noise)
 
 
 def _grid_bins(x, grid):

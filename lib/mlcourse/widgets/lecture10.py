@@ -15,7 +15,7 @@ def threshold_failure_rate(n: int, eps: float, class_size: int, repetitions: int
     return float(np.mean(pac.threshold_erm_excess_risks(n, class_size, 0.0, repetitions, seed) > eps))
 
 
-def draw_sample_sizes(eps: float, delta: float, class_size: int, vc_dim: int, repetitions: int = 2000):
+def draw_sample_sizes(eps: float, delta: float, class_size: int, vc_dim: int, repetitions: int = 1000):
     """One frame of lecture 10's explorer. Left: the sample sizes of the realizable and agnostic
     finite-class bounds (for ``class_size``) and of the VC bound (for ``vc_dim``) against the accuracy,
     the chosen ``eps`` marked. Right: for thresholds on a grid of ``class_size`` points (VC dimension 1),
