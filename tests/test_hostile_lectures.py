@@ -116,6 +116,10 @@ def least_squares_qr(X, y):
 def newton_step(theta, Z, y):
     return _private("logistic").newton_step(theta, Z, y)
 """),
+    "10-pac": ("realizable_sample_size", PRIVATE_COPY + """
+def realizable_sample_size(eps, delta, class_size):
+    return _private("pac").realizable_sample_size(eps, delta, class_size)
+"""),
 }
 LEAKING_ANSWERS = "\nfor _name in {names!r}:\n    globals()[_name] = lambda *args, **kwargs: print(_frames()) or _frames()\n"
 
