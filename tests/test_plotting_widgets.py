@@ -521,3 +521,36 @@ def test_draw_sample_sizes_reports_the_calculators_and_the_bound_holds_at_its_m(
 def test_sample_size_explorer_names_bad_input(call, pattern):
     with pytest.raises((ValueError, TypeError), match=pattern):
         call()
+
+
+def test_plot_dendrogram_keeps_branches_together_and_draws_every_merge():
+    Z = np.array([[0, 3, 0.5, 2], [1, 2, 0.7, 2], [4, 5, 2.0, 4]])          # {0, 3} and {1, 2}, then all
+    fig, ax = plt.subplots()
+    order = plotting.plot_dendrogram(Z, ax, colours=["C0", "C1", "C1", "C0"])
+    assert order == [0, 3, 1, 2]
+    assert len(ax.lines) == 3
+    assert [max(line.get_ydata()) for line in ax.lines] == [0.5, 0.7, 2.0]
+    assert ax.lines[0].get_color() == "C0" and ax.lines[2].get_color() == "0.35"
+    plt.close(fig)
+    with pytest.raises(ValueError, match="linkage matrix of shape"):
+        plotting.plot_dendrogram(np.zeros((3, 3)))
+    with pytest.raises(ValueError, match="one colour per point"):
+        plotting.plot_dendrogram(Z, colours=["C0"])
+
+
+def test_plot_gaussian_ellipses_pass_through_the_contour_points():
+    """Points at mean + r sqrt(lambda) v (v an eigenvector) lie on the drawn ellipse of radius r."""
+    rng = np.random.default_rng(0)
+    A = rng.standard_normal((2, 2))
+    cov, mean = A @ A.T + 0.1 * np.eye(2), np.array([1.0, -2.0])
+    fig, ax = plt.subplots()
+    plotting.plot_gaussian_ellipses(mean, cov, ax, n_std=(1, 2))
+    lam, V = np.linalg.eigh(cov)
+    for patch, r in zip(ax.patches, (1, 2)):
+        for j in (0, 1):
+            point = mean + r * np.sqrt(lam[j]) * V[:, j]
+            inside = patch.get_transform().inverted().transform(ax.transData.transform(point))  # the unit circle
+            assert np.hypot(*inside) == pytest.approx(1.0, rel=1e-6)
+    plt.close(fig)
+    with pytest.raises(ValueError, match="positive semidefinite"):
+        plotting.plot_gaussian_ellipses(mean, -np.eye(2))

@@ -87,3 +87,61 @@ def _square_limits(ax, X, pad: float = 0.25):
     ax.set_xlim(centre[0] - half, centre[0] + half)
     ax.set_ylim(centre[1] - half, centre[1] + half)
     ax.set_aspect("equal", adjustable="box")
+
+
+def plot_dendrogram(Z, ax=None, colours=None, link_colour="0.35"):
+    """Draw the tree of a linkage matrix ``Z`` (SciPy's format, shape (n - 1, 4): the two clusters merged,
+    the merge height, the new cluster's size; new clusters numbered n, n + 1, ...), leaves at height 0 in the
+    order that keeps every branch together, each merge a U at its height. ``colours`` (n colours, one per
+    point) marks the leaves; a link whose leaves all share a colour takes that colour. Returns the leaf order."""
+    Z = np.asarray(Z, dtype=float)
+    if Z.ndim != 2 or Z.shape[1] != 4 or Z.shape[0] < 1:
+        raise ValueError(f"Z must be a linkage matrix of shape (n - 1, 4); got shape {Z.shape}")
+    n = Z.shape[0] + 1
+    if colours is not None and len(colours) != n:
+        raise ValueError(f"colours must hold one colour per point ({n}); got {len(colours)}")
+    children = {n + i: (int(a), int(b)) for i, (a, b) in enumerate(Z[:, :2])}
+    order, stack = [], [2 * n - 2]
+    while stack:                                    # depth first, left child first
+        node = stack.pop()
+        if node < n:
+            order.append(node)
+        else:
+            stack.extend(reversed(children[node]))
+    ax = axes(ax, figsize=(6, 3.5))
+    x = {leaf: float(position) for position, leaf in enumerate(order)}
+    height = {leaf: 0.0 for leaf in range(n)}
+    colour = {leaf: (colours[leaf] if colours is not None else link_colour) for leaf in range(n)}
+    for i, (a, b) in enumerate(Z[:, :2].astype(int)):
+        node, h = n + i, Z[i, 2]
+        same = colour[a] if colour[a] == colour[b] else link_colour
+        ax.plot([x[a], x[a], x[b], x[b]], [height[a], h, h, height[b]], color=same, lw=1)
+        x[node], height[node], colour[node] = (x[a] + x[b]) / 2, h, same
+    if colours is not None:
+        ax.scatter(range(n), np.zeros(n), c=[colours[leaf] for leaf in order], s=12, zorder=3, clip_on=False)
+    ax.set_xticks([])
+    ax.set_xlim(-1, n)
+    ax.set_ylim(bottom=0)
+    return order
+
+
+def plot_gaussian_ellipses(mean, covariance, ax=None, colour="C0", n_std=(1, 2)):
+    """Draw the contours of a 2-d Gaussian at ``n_std`` standard deviations: the ellipses
+    ``(x - mean)^T covariance^{-1} (x - mean) = r^2``, whose axes lie along the eigenvectors of the
+    covariance with half-lengths ``r sqrt(eigenvalue)``; the mean marked with a cross."""
+    from matplotlib.patches import Ellipse
+
+    mean = as_vector(mean, "mean", 2)
+    covariance = np.asarray(covariance, dtype=float)
+    if covariance.shape != (2, 2) or not np.allclose(covariance, covariance.T):
+        raise ValueError(f"covariance must be a symmetric 2 x 2 matrix; got shape {covariance.shape}")
+    eigenvalues, eigenvectors = np.linalg.eigh(covariance)
+    if eigenvalues[0] < 0:
+        raise ValueError(f"covariance must be positive semidefinite; it has the eigenvalue {eigenvalues[0]:.3g}")
+    ax = axes(ax)
+    angle = np.degrees(np.arctan2(eigenvectors[1, 1], eigenvectors[0, 1]))     # of the long axis
+    for r in n_std:
+        ax.add_patch(Ellipse(mean, 2 * r * np.sqrt(eigenvalues[1]), 2 * r * np.sqrt(eigenvalues[0]), angle=angle,
+                             fill=False, edgecolor=colour, lw=1.5 if r == n_std[0] else 0.8))
+    ax.plot(*mean, marker="X", color=colour, markeredgecolor="k", markersize=10)
+    return ax
