@@ -39,6 +39,15 @@ def test_a_huge_class_size_given_as_an_integer_works():
     assert pac.realizable_sample_size(0.1, 0.05, 2**1000) == math.ceil((1000 * math.log(2) + math.log(20)) / 0.1)
 
 
+def _plain_draws(n, size, noise, repetitions, seed):
+    """The grid, the true threshold and the samples (x, noisy labels) that the simulation draws, drawn again."""
+    rng = np.random.default_rng(seed)
+    grid = np.linspace(0, 1, size)
+    truth = grid[np.argmin(np.abs(grid - pac.TRUE_THRESHOLD))]
+    x = rng.uniform(0, 1, (repetitions, n))
+    return grid, truth, x, (x >= truth) ^ (rng.uniform(0, 1, (repetitions, n)) < noise)
+
+
 def _worst_minimiser_by_loop(x, y, grid, truth, noise):
     """The excess risk of the worst ERM among the grid thresholds, written as plainly as possible."""
     errors = [np.sum((x >= t) != y) for t in grid]
@@ -49,11 +58,7 @@ def _worst_minimiser_by_loop(x, y, grid, truth, noise):
 @pytest.mark.parametrize("m, size, noise", [(5, 11, 0.0), (30, 101, 0.0), (1, 2, 0.0), (40, 21, 0.2), (7, 5, 0.45)])
 def test_threshold_simulation_equals_a_plain_loop(m, size, noise):
     risks = pac.threshold_erm_excess_risks(m, size, noise, repetitions=300, seed=7)
-    rng = np.random.default_rng(7)
-    grid = np.linspace(0, 1, size)
-    truth = grid[np.argmin(np.abs(grid - pac.TRUE_THRESHOLD))]
-    x = rng.uniform(0, 1, (300, m))
-    y = (x >= truth) ^ (rng.uniform(0, 1, (300, m)) < noise)
+    grid, truth, x, y = _plain_draws(m, size, noise, 300, 7)
     expected = [_worst_minimiser_by_loop(a, b, grid, truth, noise) for a, b in zip(x, y)]
     np.testing.assert_allclose(risks, expected, rtol=0, atol=1e-12)
 
@@ -209,11 +214,7 @@ def test_uniform_deviation_of_thresholds_by_a_plain_loop():
     """Delta = max over the grid of |errors / n - (noise + (1 - 2 noise)|t - t*|)|, on the same draws."""
     for n, size, noise in ((20, 11, 0.2), (3, 5, 0.0), (50, 101, 0.4)):
         got = pac.threshold_uniform_deviations(n, size, noise, repetitions=200, seed=3)
-        rng = np.random.default_rng(3)
-        grid = np.linspace(0, 1, size)
-        truth = grid[np.argmin(np.abs(grid - pac.TRUE_THRESHOLD))]
-        x = rng.uniform(0, 1, (200, n))
-        y = (x >= truth) ^ (rng.uniform(0, 1, (200, n)) < noise)
+        grid, truth, x, y = _plain_draws(n, size, noise, 200, 3)
         expected = [max(abs(np.mean((a >= t) != b) - (noise + (1 - 2 * noise) * abs(t - truth))) for t in grid)
                     for a, b in zip(x, y)]
         np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
