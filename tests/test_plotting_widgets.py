@@ -554,3 +554,29 @@ def test_plot_gaussian_ellipses_pass_through_the_contour_points():
     plt.close(fig)
     with pytest.raises(ValueError, match="positive semidefinite"):
         plotting.plot_gaussian_ellipses(mean, -np.eye(2))
+
+
+def test_draw_em_step_follows_em_and_the_figure_moves():
+    from mlcourse.widgets import lecture11
+
+    values = [widgets.draw_em_step(3, "random", t, seed=2) for t in (0, 1, 2, 10, 40)]
+    assert all(a <= b + 1e-9 for a, b in zip(values, values[1:]))
+    ax = plt.gcf().axes[0]
+    assert len(ax.patches) == 6 and "after 40 iterations" in ax.get_title()
+    widgets.draw_em_step(3, "random", 0, seed=2)
+    first = [p.center for p in plt.gcf().axes[0].patches]
+    widgets.draw_em_step(3, "random", 5, seed=2)
+    assert not np.allclose(first, [p.center for p in plt.gcf().axes[0].patches])
+    states = lecture11.em_states(3, "random", 2)
+    assert len(states) == lecture11.ITERATIONS + 1 and values[-1] == pytest.approx(states[-1][4])
+    plt.close("all")
+
+
+@pytest.mark.parametrize("call, pattern", [
+    (lambda: widgets.draw_em_step(0, "random", 0), "k must be at least 1"),
+    (lambda: widgets.draw_em_step(2, "far", 0), "init must be one of"),
+    (lambda: widgets.draw_em_step(2, "random", 41), "iteration must be an integer from 0 to 40"),
+])
+def test_em_explorer_names_bad_input(call, pattern):
+    with pytest.raises((ValueError, TypeError), match=pattern):
+        call()

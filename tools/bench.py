@@ -251,6 +251,44 @@ def bench_logistic_and_smoothing() -> None:
     print(f"{'Nadaraya-Watson, Gaussian, 5000 queries':<40} {n:>7} {d:>4} {t_ours:>11.4f} {t_theirs:>10.4f} {t_ours / t_theirs:>7.1f}")
 
 
+def bench_clustering() -> None:
+    """Lecture 11: Lloyd's algorithm against KMeans(algorithm="lloyd") from the same centres, both run to the
+    same assignment, at n = 1e5, d = 10, K = 10 (goal within 2x); EM for a full-covariance mixture against
+    GaussianMixture from the same parameters and for the same number of iterations (tol = 0), at n = 2e4,
+    d = 5, K = 5 (goal within 2x)."""
+    import warnings
+
+    from sklearn.cluster import KMeans
+    from sklearn.mixture import GaussianMixture
+
+    from mlcourse import clustering
+
+    rng = np.random.default_rng(0)
+    print("\nlecture 11 against scikit-learn, same start (best of 3; goals: Lloyd <= 2x, EM <= 2x)")
+    print(f"{'what':<40} {'n':>7} {'d':>4} {'mlcourse s':>11} {'sklearn s':>10} {'ratio':>7}")
+    n, d, k = 100_000, 10, 10
+    X = rng.standard_normal((n, d)) + 3 * rng.standard_normal((k, d))[rng.integers(0, k, n)]
+    start = X[rng.choice(n, size=k, replace=False)]
+    rounds = clustering.lloyd(X, start).n_iter
+    t_ours = best_of(lambda: clustering.lloyd(X, start), 3)
+    t_theirs = best_of(lambda: KMeans(k, init=start, n_init=1, algorithm="lloyd", tol=0).fit(X), 3)
+    print(f"{f'Lloyd, {rounds} rounds':<40} {n:>7} {d:>4} {t_ours:>11.4f} {t_theirs:>10.4f} {t_ours / t_theirs:>7.1f}")
+    n, d, k, iterations = 20_000, 5, 5, 30
+    X = rng.standard_normal((n, d)) + 3 * rng.standard_normal((k, d))[rng.integers(0, k, n)]
+    means, weights = X[rng.choice(n, size=k, replace=False)], np.full(k, 1 / k)
+    covariances = np.repeat(np.cov(X.T, bias=True)[None], k, axis=0)
+    t_ours = best_of(lambda: clustering.fit_gmm(X, k, means, weights, covariances, tol=0.0, max_iter=iterations), 3)
+
+    def theirs():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            GaussianMixture(k, means_init=means, weights_init=weights, precisions_init=np.linalg.inv(covariances),
+                            tol=0, max_iter=iterations).fit(X)
+
+    t_theirs = best_of(theirs, 3)
+    print(f"{f'EM, full covariances, {iterations} iterations':<40} {n:>7} {d:>4} {t_ours:>11.4f} {t_theirs:>10.4f} {t_ours / t_theirs:>7.1f}")
+
+
 def bench_startup() -> None:
     def seconds(cmd):
         return statistics.median(best_of(lambda: subprocess.run(cmd, check=True, capture_output=True), 1)
@@ -374,6 +412,7 @@ def main() -> None:
     bench_svm()
     bench_regression()
     bench_logistic_and_smoothing()
+    bench_clustering()
     bench_startup()
     if not args.skip_grading:
         bench_grading(args.lecture, args.class_size, floor, args.big_class)

@@ -1,0 +1,412 @@
+"""Lecture 11: clustering: k-means (Lloyd's algorithm, k-means++), hierarchical clustering, Gaussian mixtures by EM.
+
+Conventions of the lecture:
+
+* ``X`` has shape ``(n, d)``; ``k`` is the number of clusters ``K`` (the lecture's symbol; the argument keeps the
+  lower case of "k-means"); clusters are numbered ``0, ..., K - 1``; ``centres`` has shape ``(K, d)``;
+* an argmin over clusters breaks ties to the smallest index (the course's rule);
+* the k-means objective is ``J = sum_i ||x_i - c_{z_i}||^2`` (squared distances, no square root);
+* hierarchical clustering uses Euclidean distances (not squared) and returns SciPy's linkage format: row ``t``
+  merges clusters ``Z[t, 0] < Z[t, 1]`` at height ``Z[t, 2]`` into cluster ``n + t`` of ``Z[t, 3]`` points;
+* a mixture has ``weights`` (K,), ``means`` (K, d), ``covariances`` (K, d, d); responsibilities ``resp`` (n, K);
+  every density is handled as a log-density; ``covariance_floor`` is added to each covariance's diagonal in
+  the M-step (scikit-learn's ``reg_covar``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._checks import as_matrix, nonnegative_float, positive_int
+from .data import as_rng
+
+
+@dataclass(frozen=True)
+class KMeansResult:
+    """The end of one run of Lloyd's algorithm: the centres, the assignment, its objective, the rounds done,
+    whether it stopped because an assignment changed nothing, every objective along the way (after the
+    first assignment, then after each update and each assignment, alternately), and with ``record`` the
+    ``(centres, labels)`` of every round."""
+
+    centres: np.ndarray
+    labels: np.ndarray
+    objective: float
+    n_iter: int
+    converged: bool
+    objectives: tuple
+    history: tuple = ()
+
+
+@dataclass(frozen=True)
+class GMMResult:
+    """A Gaussian mixture fitted by EM: its parameters, the responsibilities at the end, the log-likelihood
+    at the start of every E-step, the iterations done, whether the rule ``tol`` stopped it, and with
+    ``record`` the ``(weights, means, covariances, resp)`` of every iteration."""
+
+    weights: np.ndarray
+    means: np.ndarray
+    covariances: np.ndarray
+    resp: np.ndarray
+    log_likelihoods: tuple
+    n_iter: int
+    converged: bool
+    history: tuple = ()
+
+
+def _frozen(a) -> np.ndarray:
+    a = np.array(a)
+    a.setflags(write=False)
+    return a
+
+
+def _centres(centres, d: int) -> np.ndarray:
+    centres = as_matrix(centres, "centres")
+    if centres.shape[1] != d:
+        raise ValueError(f"centres must have d = {d} columns to match X; got shape {centres.shape}")
+    return centres
+
+
+def _labels(labels, n: int, k: int) -> np.ndarray:
+    labels = np.asarray(labels)
+    if labels.shape != (n,) or labels.dtype.kind not in "iu":
+        raise ValueError(f"labels must be integers of shape ({n},); got {labels.dtype} of shape {labels.shape}")
+    if n and (labels.min() < 0 or labels.max() >= k):
+        raise ValueError(f"labels must lie in 0..{k - 1}; found {labels.min()}..{labels.max()}")
+    return labels
+
+
+# --------------------------------------------------------------------------- k-means
+
+def squared_distances(X, centres) -> np.ndarray:
+    """``D[i, k] = ||x_i - c_k||^2`` for all pairs at once, as ``||x||^2 + ||c||^2 - 2 x . c`` (one matrix product).
+    Round-off can make the expansion slightly negative for a point on a centre: clipped at 0."""
+    X = as_matrix(X)
+    centres = _centres(centres, X.shape[1])
+    D = (X**2).sum(axis=1)[:, None] + (centres**2).sum(axis=1)[None, :] - 2 * X @ centres.T
+    return np.maximum(D, 0.0)
+
+
+def assign(X, centres) -> np.ndarray:
+    """The assignment step: the index of each point's nearest centre, ties to the smallest index."""
+    return np.argmin(squared_distances(X, centres), axis=1)
+
+
+def update_centres(X, labels, k, previous=None) -> np.ndarray:
+    """The update step: row ``k`` is the mean of the points labelled ``k``. An empty cluster keeps its centre
+    from ``previous`` (without ``previous``, an empty cluster is an error)."""
+    X = as_matrix(X)
+    k = positive_int(k, "k")
+    labels = _labels(labels, X.shape[0], k)
+    counts = np.bincount(labels, minlength=k)
+    sums = np.column_stack([np.bincount(labels, weights=column, minlength=k) for column in X.T]).reshape(k, X.shape[1])
+    empty = counts == 0
+    if empty.any():
+        if previous is None:
+            raise ValueError(f"cluster {int(np.flatnonzero(empty)[0])} has no point, and no previous centre was given to keep")
+        previous = _centres(previous, X.shape[1])
+        if previous.shape[0] != k:
+            raise ValueError(f"previous must hold k = {k} centres; got shape {previous.shape}")
+    means = sums / np.maximum(counts, 1)[:, None]
+    return np.where(empty[:, None], previous, means) if empty.any() else means
+
+
+def kmeans_objective(X, centres, labels=None) -> float:
+    """``J = sum_i ||x_i - c_{z_i}||^2`` for the given labels (for the nearest centres when ``labels`` is None)."""
+    X = as_matrix(X)
+    centres = _centres(centres, X.shape[1])
+    if labels is None:
+        return float(squared_distances(X, centres).min(axis=1).sum())
+    labels = _labels(labels, X.shape[0], centres.shape[0])
+    return float(((X - centres[labels]) ** 2).sum())
+
+
+def lloyd(X, centres, max_iter: int = 300, record: bool = False) -> KMeansResult:
+    """Lloyd's algorithm from the given centres: assign, update, and again, until an assignment step changes no
+    label (or ``max_iter`` rounds). A round is one update and the assignment after it.
+
+    For speed each round computes one matrix of scores ``||c_k||^2 - 2 x_i . c_k`` (the squared distance less
+    ``||x_i||^2``, which does not change the nearest centre), on data moved to their mean so that adding
+    ``||x_i||^2`` back loses little precision: the recorded ``objectives`` are exact to about ``1e-16`` times
+    the data's total squared norm; the final ``objective`` is computed directly."""
+    X = as_matrix(X)
+    centres = _centres(centres, X.shape[1])
+    max_iter = positive_int(max_iter, "max_iter")
+    k, rows = centres.shape[0], np.arange(X.shape[0])
+    offset = X.mean(axis=0)
+    X, centres = X - offset, centres - offset
+    norms = float((X**2).sum())
+
+    def scores(c):
+        return (c**2).sum(axis=1) - 2 * X @ c.T
+
+    def objective(S, z):
+        return max(norms + float(S[rows, z].sum()), 0.0)
+
+    S = scores(centres)
+    labels = np.argmin(S, axis=1)
+    objectives = [objective(S, labels)]
+    history = [(centres + offset, labels.copy())] if record else []
+    converged = False
+    for n_iter in range(1, max_iter + 1):
+        centres = update_centres(X, labels, k, previous=centres)
+        S = scores(centres)
+        objectives.append(objective(S, labels))                   # new centres, old assignment
+        new_labels = np.argmin(S, axis=1)
+        objectives.append(objective(S, new_labels))
+        converged = np.array_equal(new_labels, labels)
+        labels = new_labels
+        if record:
+            history.append((centres + offset, labels.copy()))
+        if converged:
+            break
+    centres = centres + offset
+    final = kmeans_objective(X + offset, centres, labels)         # exact, where the scores lose J's last digits
+    return KMeansResult(_frozen(centres), _frozen(labels), final, n_iter, converged, tuple(objectives),
+                        tuple((_frozen(c), _frozen(z)) for c, z in history))
+
+
+def _k_of(X, k) -> int:
+    k = positive_int(k, "k")
+    if k > X.shape[0]:
+        raise ValueError(f"k = {k} clusters need at least {k} points; X has {X.shape[0]}")
+    return k
+
+
+def random_init(X, k, seed=0) -> np.ndarray:
+    """``k`` distinct rows of ``X``, drawn uniformly without replacement."""
+    X = as_matrix(X)
+    k = _k_of(X, k)
+    return X[as_rng(seed).choice(X.shape[0], size=k, replace=False)].copy()
+
+
+def kmeans_plus_plus(X, k, seed=0) -> np.ndarray:
+    """k-means++ seeding (Arthur and Vassilvitskii, 2007): the first centre a uniformly drawn point, each next
+    one a point drawn with probability proportional to its squared distance to the nearest centre so far.
+    (One candidate per step; scikit-learn's default "greedy" k-means++ tries several, so seeds do not match.)"""
+    X = as_matrix(X)
+    k = _k_of(X, k)
+    rng = as_rng(seed)
+    chosen = [int(rng.integers(X.shape[0]))]
+    nearest = squared_distances(X, X[chosen])[:, 0]
+    for _ in range(1, k):
+        total = nearest.sum()
+        if total <= 0:                        # every point sits on a centre: any point will do
+            chosen.append(int(rng.integers(X.shape[0])))
+        else:
+            chosen.append(int(rng.choice(X.shape[0], p=nearest / total)))
+        nearest = np.minimum(nearest, squared_distances(X, X[chosen[-1:]])[:, 0])
+    return X[chosen].copy()
+
+
+def kmeans(X, k, init: str = "k-means++", n_init: int = 10, seed=0, max_iter: int = 300) -> KMeansResult:
+    """The best of ``n_init`` runs of Lloyd's algorithm (smallest objective), each started by ``init``
+    ("k-means++" or "random": random data points); the runs' seeds are drawn from ``seed``."""
+    starts = {"k-means++": kmeans_plus_plus, "random": random_init}
+    if init not in starts:
+        raise ValueError(f"init must be one of {sorted(starts)}; got {init!r}")
+    X = as_matrix(X)
+    rng = as_rng(seed)
+    runs = [lloyd(X, starts[init](X, k, rng), max_iter) for _ in range(positive_int(n_init, "n_init"))]
+    return min(runs, key=lambda run: run.objective)
+
+
+# --------------------------------------------------------------------------- hierarchical clustering
+
+LINKAGES = ("single", "complete", "average")
+
+
+def linkage(X, method: str) -> np.ndarray:
+    """Agglomerative clustering with single, complete or average linkage on Euclidean distances, in SciPy's
+    linkage format (see the module's notes). Each step merges the closest pair of clusters (the first pair in
+    the order of their numbers when distances tie) and updates the distances to the new cluster by the
+    Lance-Williams rule of the linkage. ``O(n^2)`` per merge."""
+    if method not in LINKAGES:
+        raise ValueError(f"method must be one of {LINKAGES}; got {method!r}")
+    X = as_matrix(X)
+    n = X.shape[0]
+    if n < 2:
+        raise ValueError(f"linkage needs at least 2 points; X has {n}")
+    D = np.sqrt(squared_distances(X, X))
+    np.fill_diagonal(D, np.inf)
+    ids, sizes = np.arange(n), np.ones(n)            # the cluster number and size held in each row of D
+    active = np.ones(n, dtype=bool)
+    Z = np.empty((n - 1, 4))
+    for t in range(n - 1):
+        i, j = np.unravel_index(np.argmin(D), D.shape)
+        i, j = (i, j) if ids[i] < ids[j] else (j, i)
+        Z[t] = ids[i], ids[j], D[i, j], sizes[i] + sizes[j]
+        if method == "single":
+            merged = np.minimum(D[i], D[j])
+        elif method == "complete":
+            merged = np.maximum(D[i], D[j])
+        else:
+            merged = (sizes[i] * D[i] + sizes[j] * D[j]) / (sizes[i] + sizes[j])
+        D[i], D[:, i] = merged, merged               # row i now holds the new cluster
+        D[i, i] = np.inf
+        D[j], D[:, j] = np.inf, np.inf               # row j is gone
+        ids[i], sizes[i], active[j] = n + t, sizes[i] + sizes[j], False
+    return Z
+
+
+def cut(Z, k) -> np.ndarray:
+    """The labels ``0..k-1`` of the ``k`` clusters left after the first ``n - k`` merges of the linkage ``Z``,
+    numbered in the order in which the points first appear."""
+    Z = np.asarray(Z, dtype=float)
+    if Z.ndim != 2 or Z.shape[1] != 4:
+        raise ValueError(f"Z must be a linkage matrix of shape (n - 1, 4); got shape {Z.shape}")
+    n = Z.shape[0] + 1
+    k = positive_int(k, "k")
+    if k > n:
+        raise ValueError(f"k must be at most the number of points, {n}; got {k}")
+    parent = np.arange(2 * n - 1)
+    for t in range(n - k):
+        parent[int(Z[t, 0])] = parent[int(Z[t, 1])] = n + t
+    root = np.arange(n)
+    while True:                                      # follow each point up to the last merge it took part in
+        up = parent[root]
+        if np.array_equal(up, root):
+            break
+        root = up
+    _, first, labels = np.unique(root, return_index=True, return_inverse=True)
+    renumber = np.empty(len(first), dtype=int)
+    renumber[np.argsort(first)] = np.arange(len(first))
+    return renumber[labels]
+
+
+def minimum_spanning_tree(X) -> np.ndarray:
+    """The ``n - 1`` edge lengths (Euclidean) of a minimum spanning tree of the points, sorted (Prim's
+    algorithm: grow the tree by the shortest edge from it to a point outside)."""
+    X = as_matrix(X)
+    n = X.shape[0]
+    D = np.sqrt(squared_distances(X, X))
+    in_tree = np.zeros(n, dtype=bool)
+    in_tree[0] = True
+    nearest = D[0].copy()                             # the distance from each point to the tree
+    edges = []
+    for _ in range(n - 1):
+        j = int(np.argmin(np.where(in_tree, np.inf, nearest)))
+        edges.append(nearest[j])
+        in_tree[j] = True
+        nearest = np.minimum(nearest, D[j])
+    return np.sort(np.array(edges))
+
+
+# --------------------------------------------------------------------------- Gaussian mixtures
+
+def _mixture(X, weights, means, covariances):
+    X = as_matrix(X)
+    means = _centres(means, X.shape[1])
+    k, d = means.shape
+    weights = np.asarray(weights, dtype=float)
+    if weights.shape != (k,) or np.any(weights < 0) or not np.isclose(weights.sum(), 1.0, rtol=0, atol=1e-9):
+        raise ValueError(f"weights must be {k} non-negative numbers summing to 1; got {weights!r:.80}")
+    covariances = np.asarray(covariances, dtype=float)
+    if covariances.shape != (k, d, d):
+        raise ValueError(f"covariances must have shape ({k}, {d}, {d}); got {covariances.shape}")
+    return X, weights, means, covariances
+
+
+def _cholesky(covariances) -> np.ndarray:
+    try:
+        return np.linalg.cholesky(covariances)
+    except np.linalg.LinAlgError:
+        smallest = [np.linalg.eigvalsh((S + S.T) / 2) for S in covariances]
+        bad = int(np.argmin([e[0] / max(abs(e[-1]), 1e-300) for e in smallest]))     # the least definite one
+        raise ValueError(f"covariance {bad} is not positive definite (a component collapsed? use a covariance floor)") from None
+
+
+def gaussian_log_densities(X, means, covariances) -> np.ndarray:
+    """``L[i, k] = log N(x_i; mu_k, Sigma_k)``, from Cholesky factors ``Sigma_k = L_k L_k^T``: the quadratic form
+    is ``||L_k^{-1}(x - mu_k)||^2`` (one triangular solve) and ``log det Sigma_k = 2 sum log diag L_k``."""
+    X = as_matrix(X)
+    means = _centres(means, X.shape[1])
+    k, d = means.shape
+    covariances = np.asarray(covariances, dtype=float)
+    if covariances.shape != (k, d, d):
+        raise ValueError(f"covariances must have shape ({k}, {d}, {d}); got {covariances.shape}")
+    factors = _cholesky(covariances)
+    out = np.empty((X.shape[0], k))
+    for j in range(k):                               # K is small; each solve is vectorised over the points
+        u = np.linalg.solve(factors[j], (X - means[j]).T)
+        with np.errstate(over="ignore"):             # a point beyond 1e154 standard deviations: log-density -inf
+            out[:, j] = (-0.5 * (u**2).sum(axis=0) - np.log(np.diag(factors[j])).sum()
+                         - 0.5 * d * np.log(2 * np.pi))
+    return out
+
+
+def _log_sum_exp(a) -> np.ndarray:
+    top = a.max(axis=1, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)
+    return (top + np.log(np.exp(a - top).sum(axis=1, keepdims=True)))[:, 0]
+
+
+def e_step(X, weights, means, covariances):
+    """The E-step: ``(resp, log_likelihood)``, with ``resp[i, k] = P(z_i = k | x_i)`` computed in log space
+    (``exp(a_ik - LSE_j a_ij)``, ``a_ik = log pi_k + log N(x_i; mu_k, Sigma_k)``) and the log-likelihood
+    ``sum_i LSE_k a_ik``."""
+    X, weights, means, covariances = _mixture(X, weights, means, covariances)
+    with np.errstate(divide="ignore"):               # a weight of 0 gives a = -inf: that component takes nothing
+        a = np.log(weights) + gaussian_log_densities(X, means, covariances)
+    totals = _log_sum_exp(a)
+    return np.exp(a - totals[:, None]), float(totals.sum())
+
+
+def mixture_log_likelihood(X, weights, means, covariances) -> float:
+    """``sum_i log sum_k pi_k N(x_i; mu_k, Sigma_k)``."""
+    return e_step(X, weights, means, covariances)[1]
+
+
+def m_step(X, resp, covariance_floor: float = 1e-6):
+    """The M-step: ``(weights, means, covariances)``, the weighted maximum-likelihood estimates
+    ``pi_k = n_k / n``, ``mu_k = sum_i r_ik x_i / n_k``, ``Sigma_k = sum_i r_ik (x_i - mu_k)(x_i - mu_k)^T / n_k``,
+    with ``n_k = sum_i r_ik``, and ``covariance_floor`` added to each covariance's diagonal."""
+    X = as_matrix(X)
+    resp = np.asarray(resp, dtype=float)
+    if resp.ndim != 2 or resp.shape[0] != X.shape[0] or np.any(resp < 0) or not np.allclose(resp.sum(axis=1), 1, atol=1e-8):
+        raise ValueError(f"resp must have shape ({X.shape[0]}, K), entries >= 0 and rows summing to 1; got shape {resp.shape}")
+    floor = nonnegative_float(covariance_floor, "covariance_floor")
+    counts = resp.sum(axis=0)
+    if np.any(counts <= 0):
+        raise ValueError(f"component {int(np.flatnonzero(counts <= 0)[0])} has no responsibility for any point")
+    means = resp.T @ X / counts[:, None]
+    covariances = np.empty((resp.shape[1], X.shape[1], X.shape[1]))
+    for j in range(resp.shape[1]):
+        centred = X - means[j]
+        covariances[j] = (resp[:, j, None] * centred).T @ centred / counts[j] + floor * np.eye(X.shape[1])
+    return counts / X.shape[0], means, covariances
+
+
+def fit_gmm(X, k, means_init=None, weights_init=None, covariances_init=None, seed=0, max_iter: int = 100,
+            tol: float = 1e-3, covariance_floor: float = 1e-6, record: bool = False) -> GMMResult:
+    """EM for a Gaussian mixture with full covariances. Starts from the given parameters; without them, from
+    k-means++ means (``seed``), equal weights and the covariance of ``X`` (plus the floor). Each iteration is an
+    E-step then an M-step; it stops when the mean log-likelihood per point rose by less than ``tol`` (the rule
+    of scikit-learn's ``GaussianMixture``) or after ``max_iter`` iterations. The final responsibilities come from
+    one more E-step at the final parameters."""
+    X = as_matrix(X)
+    n, d = X.shape
+    k = _k_of(X, k)
+    floor = nonnegative_float(covariance_floor, "covariance_floor")
+    tol = nonnegative_float(tol, "tol")
+    means = kmeans_plus_plus(X, k, seed) if means_init is None else _centres(means_init, d)
+    weights = np.full(k, 1 / k) if weights_init is None else np.asarray(weights_init, dtype=float)
+    if covariances_init is None:
+        covariances = np.repeat((np.cov(X.T, bias=True).reshape(d, d) + floor * np.eye(d))[None], k, axis=0)
+    else:
+        covariances = np.asarray(covariances_init, dtype=float)
+    _mixture(X, weights, means, covariances)
+    log_likelihoods, history, converged = [], [], False
+    for n_iter in range(1, positive_int(max_iter, "max_iter") + 1):
+        resp, log_likelihood = e_step(X, weights, means, covariances)
+        log_likelihoods.append(log_likelihood)
+        weights, means, covariances = m_step(X, resp, floor)
+        if record:
+            history.append(tuple(_frozen(a) for a in (weights, means, covariances, resp)))
+        if n_iter > 1 and (log_likelihoods[-1] - log_likelihoods[-2]) / n < tol:
+            converged = True
+            break
+    resp, _ = e_step(X, weights, means, covariances)
+    return GMMResult(_frozen(weights), _frozen(means), _frozen(covariances), _frozen(resp), tuple(log_likelihoods),
+                     n_iter, converged, tuple(history))

@@ -1,0 +1,264 @@
+"""mlcourse.clustering against independent implementations (scikit-learn's KMeans and GaussianMixture, SciPy's
+linkage, minimum spanning tree and multivariate normal, brute-force loops) and the theorems of lecture 11."""
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from mlcourse import clustering
+
+
+def _grouped(rng, n, d, k, scale=1.0):
+    return (rng.standard_normal((n, d)) + 4 * rng.standard_normal((k, d))[rng.integers(0, k, n)]) * scale
+
+
+# --------------------------------------------------------------------------- k-means
+
+def test_squared_distances_and_assign_against_cdist_and_a_loop():
+    from scipy.spatial.distance import cdist
+
+    rng = np.random.default_rng(0)
+    for scale in (1e-3, 1.0, 1e3):
+        X, C = rng.standard_normal((50, 3)) * scale, rng.standard_normal((6, 3)) * scale
+        np.testing.assert_allclose(clustering.squared_distances(X, C), cdist(X, C, "sqeuclidean"), rtol=1e-9, atol=1e-12 * scale**2)
+        expected = [min(range(6), key=lambda k: (np.sum((x - C[k]) ** 2), k)) for x in X]
+        np.testing.assert_array_equal(clustering.assign(X, C), expected)
+    X, C = np.array([[0.5], [1.5], [0.0]]), np.array([[0.0], [1.0], [2.0], [0.0]])   # ties, and a repeated centre
+    np.testing.assert_array_equal(clustering.assign(X, C), [0, 1, 0])
+    assert clustering.squared_distances(C, C).min() == 0.0
+
+
+def test_update_centres_means_and_empty_clusters():
+    X = np.array([[0.0, 0.0], [2.0, 0.0], [1.0, 5.0]])
+    np.testing.assert_allclose(clustering.update_centres(X, np.array([0, 0, 1]), 2), [[1.0, 0.0], [1.0, 5.0]])
+    previous = np.array([[9.0, 9.0], [1.0, 1.0], [7.0, 7.0]])
+    np.testing.assert_allclose(clustering.update_centres(X, np.array([1, 1, 1]), 3, previous), [[9.0, 9.0], [1.0, 5 / 3], [7.0, 7.0]])
+    with pytest.raises(ValueError, match="cluster 0 has no point"):
+        clustering.update_centres(X, np.array([1, 1, 1]), 2)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 300), d=st.integers(1, 5), k=st.integers(1, 8),
+       log_scale=st.floats(-3, 3))
+def test_lloyd_never_increases_the_objective_and_stops(seed, n, d, k, log_scale):
+    rng = np.random.default_rng(seed)
+    X = _grouped(rng, n, d, k, 10**log_scale)
+    run = clustering.lloyd(X, X[rng.choice(n, size=min(k, n), replace=False)])
+    J = np.array(run.objectives)
+    assert np.all(np.diff(J) <= 1e-9 * J[0] + 1e-300)
+    assert run.converged and run.objective == pytest.approx(clustering.kmeans_objective(X, run.centres, run.labels))
+    np.testing.assert_array_equal(run.labels, clustering.assign(X, run.centres))
+
+
+def test_lloyd_matches_scikit_learn_from_the_same_start():
+    from sklearn.cluster import KMeans
+
+    rng = np.random.default_rng(1)
+    for n, d, k in ((500, 4, 5), (2000, 10, 10), (60, 2, 3)):
+        X = _grouped(rng, n, d, k)
+        start = X[rng.choice(n, size=k, replace=False)]
+        ours = clustering.lloyd(X, start)
+        theirs = KMeans(k, init=start, n_init=1, algorithm="lloyd", tol=0, max_iter=300).fit(X)
+        np.testing.assert_array_equal(ours.labels, theirs.labels_)
+        np.testing.assert_allclose(ours.centres, theirs.cluster_centers_, rtol=1e-9, atol=1e-9)
+        assert ours.objective == pytest.approx(theirs.inertia_, rel=1e-9)
+
+
+def test_lloyd_stops_at_a_local_minimum():
+    """Four corners of a 4 x 1 rectangle, K = 2: splitting left from right costs 2, top from bottom 16; started
+    with one centre per long side, Lloyd keeps the bad split."""
+    X = np.array([[0.0, 0.0], [4.0, 0.0], [0.0, 1.0], [4.0, 1.0]])
+    bad = clustering.lloyd(X, np.array([[2.0, 0.0], [2.0, 1.0]]))
+    good = clustering.lloyd(X, np.array([[0.0, 0.5], [4.0, 0.5]]))
+    assert bad.converged and bad.objective == pytest.approx(16.0) and good.objective == pytest.approx(1.0)
+
+
+def test_kmeans_plus_plus_draws_proportionally_to_squared_distance():
+    """Points 0, 1 and 3 on a line: with the first centre at 0 (drawn with probability 1/3), the second is 1
+    or 3 with probabilities 1/10 and 9/10."""
+    X = np.array([[0.0], [1.0], [3.0]])
+    pairs = [tuple(clustering.kmeans_plus_plus(X, 2, seed)[:, 0]) for seed in range(6000)]
+    firsts = np.array([p[0] for p in pairs])
+    assert np.allclose([np.mean(firsts == v) for v in (0, 1, 3)], 1 / 3, atol=0.025)
+    seconds = np.array([p[1] for p in pairs if p[0] == 0])
+    assert np.mean(seconds == 3) == pytest.approx(0.9, abs=0.03)
+    np.testing.assert_array_equal(clustering.kmeans_plus_plus(X, 3, 7), clustering.kmeans_plus_plus(X, 3, 7))
+    assert len({tuple(c) for c in clustering.kmeans_plus_plus(X, 3, 1)}) == 3
+
+
+def test_kmeans_keeps_the_best_run_and_random_init_draws_distinct_points():
+    rng = np.random.default_rng(2)
+    X = _grouped(rng, 300, 2, 6)
+    best = clustering.kmeans(X, 6, n_init=8, seed=3)
+    singles = [clustering.lloyd(X, clustering.kmeans_plus_plus(X, 6, s)).objective for s in np.random.default_rng(3).integers(0, 2**63, 8)]
+    assert best.objective <= min(singles) + 1e-9 or best.objective == pytest.approx(min(singles))
+    start = clustering.random_init(X, 6, 4)
+    assert len({tuple(c) for c in start}) == 6 and all(any(np.array_equal(c, x) for x in X) for c in start)
+
+
+# --------------------------------------------------------------------------- hierarchical clustering
+
+@pytest.mark.parametrize("method", clustering.LINKAGES)
+def test_linkage_equals_scipys(method):
+    from scipy.cluster.hierarchy import fcluster, linkage
+
+    rng = np.random.default_rng(5)
+    for n, d in ((2, 1), (7, 2), (60, 3), (150, 4)):
+        X = rng.standard_normal((n, d)) * 10 ** rng.uniform(-2, 2, size=d)
+        ours, theirs = clustering.linkage(X, method), linkage(X, method)
+        np.testing.assert_allclose(ours[:, 2], theirs[:, 2], rtol=1e-9)
+        np.testing.assert_array_equal(ours[:, [0, 1, 3]], theirs[:, [0, 1, 3]])
+        for k in range(1, n + 1):
+            a, b = clustering.cut(ours, k), fcluster(theirs, k, "maxclust")
+            assert len(set(a)) == k and len(set(zip(a, b))) == k        # the same partition, relabelled
+
+
+def test_single_linkage_heights_are_the_minimum_spanning_tree():
+    from scipy.sparse.csgraph import minimum_spanning_tree
+    from scipy.spatial.distance import squareform, pdist
+
+    rng = np.random.default_rng(6)
+    for n in (2, 5, 40, 120):
+        X = rng.standard_normal((n, 3))
+        edges = clustering.minimum_spanning_tree(X)
+        assert edges.sum() == pytest.approx(minimum_spanning_tree(squareform(pdist(X))).sum(), rel=1e-12)
+        np.testing.assert_allclose(clustering.linkage(X, "single")[:, 2], edges, rtol=1e-12)
+
+
+def test_cut_numbers_clusters_by_first_appearance():
+    Z = np.array([[0, 3, 0.5, 2], [1, 2, 0.7, 2], [4, 5, 2.0, 4]])
+    np.testing.assert_array_equal(clustering.cut(Z, 2), [0, 1, 1, 0])
+    np.testing.assert_array_equal(clustering.cut(Z, 4), [0, 1, 2, 3])
+    np.testing.assert_array_equal(clustering.cut(Z, 1), [0, 0, 0, 0])
+
+
+# --------------------------------------------------------------------------- Gaussian mixtures
+
+def _random_mixture(rng, k, d, scale=1.0):
+    A = rng.standard_normal((k, d, d)) * scale
+    return (rng.dirichlet(np.ones(k)), rng.standard_normal((k, d)) * 3 * scale,
+            A @ np.transpose(A, (0, 2, 1)) + 0.2 * scale**2 * np.eye(d))
+
+
+def test_gaussian_log_densities_equal_scipys():
+    from scipy.stats import multivariate_normal
+
+    rng = np.random.default_rng(7)
+    for d, scale in ((1, 1e-2), (3, 1.0), (5, 1e2)):
+        _, means, covs = _random_mixture(rng, 4, d, scale)
+        X = rng.standard_normal((30, d)) * 3 * scale
+        expected = np.column_stack([multivariate_normal(m, S).logpdf(X).reshape(-1) for m, S in zip(means, covs)])
+        np.testing.assert_allclose(clustering.gaussian_log_densities(X, means, covs), expected, rtol=1e-9, atol=1e-9)
+
+
+def test_e_step_in_log_space_equals_the_direct_formula_and_survives_underflow():
+    from scipy.stats import multivariate_normal
+
+    rng = np.random.default_rng(8)
+    weights, means, covs = _random_mixture(rng, 3, 2)
+    X = rng.standard_normal((40, 2)) * 3
+    joint = np.column_stack([w * multivariate_normal(m, S).pdf(X) for w, m, S in zip(weights, means, covs)])
+    resp, ll = clustering.e_step(X, weights, means, covs)
+    np.testing.assert_allclose(resp, joint / joint.sum(axis=1, keepdims=True), rtol=1e-9)
+    assert ll == pytest.approx(np.log(joint.sum(axis=1)).sum(), rel=1e-12)
+    far = np.array([[1e3, -1e3]])
+    direct = np.array([w * multivariate_normal(m, S).pdf(far[0]) for w, m, S in zip(weights, means, covs)])
+    assert np.all(direct == 0)                                  # every density underflows: the direct ratio is 0/0
+    resp_far, ll_far = clustering.e_step(far, weights, means, covs)
+    assert np.isfinite(resp_far).all() and resp_far.sum() == pytest.approx(1.0) and np.isfinite(ll_far)
+
+
+def test_m_step_equals_scikit_learns_estimates_and_a_loop():
+    from sklearn.mixture._gaussian_mixture import _estimate_gaussian_parameters
+
+    rng = np.random.default_rng(9)
+    X = rng.standard_normal((80, 3)) * 5 + 2
+    resp = rng.dirichlet(np.ones(4), size=80)
+    weights, means, covs = clustering.m_step(X, resp, covariance_floor=1e-6)
+    counts, their_means, their_covs = _estimate_gaussian_parameters(X, resp, 1e-6, "full")
+    np.testing.assert_allclose(weights, counts / 80, rtol=1e-12)
+    np.testing.assert_allclose(means, their_means, rtol=1e-12)
+    np.testing.assert_allclose(covs, their_covs, rtol=1e-10)
+    k = 2
+    loop = sum(resp[i, k] * np.outer(X[i] - means[k], X[i] - means[k]) for i in range(80)) / resp[:, k].sum()
+    np.testing.assert_allclose(clustering.m_step(X, resp, 0.0)[2][k], loop, rtol=1e-10)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(20, 300), d=st.integers(1, 3), k=st.integers(1, 5),
+       log_scale=st.floats(-2, 2))
+def test_em_never_decreases_the_log_likelihood(seed, n, d, k, log_scale):
+    """Exact EM (no covariance floor: with one, the M-step is no longer the maximiser, and a component that
+    collapsed onto the floor can lower the likelihood a little); runs that collapse are left out."""
+    rng = np.random.default_rng(seed)
+    X = _grouped(rng, n, d, k, 10**log_scale)
+    try:
+        fit = clustering.fit_gmm(X, k, seed=seed, tol=0.0, max_iter=30, covariance_floor=0.0)
+    except ValueError as collapsed:
+        assert "not positive definite" in str(collapsed)
+        assume(False)
+    ll = np.array(fit.log_likelihoods)
+    assert np.all(np.diff(ll) >= -1e-9 * np.abs(ll).max())
+    assert np.allclose(fit.resp.sum(axis=1), 1) and fit.weights.sum() == pytest.approx(1.0)
+
+
+def test_fit_gmm_matches_scikit_learn_from_the_same_start():
+    from sklearn.mixture import GaussianMixture
+
+    rng = np.random.default_rng(10)
+    for n, d, k, iterations in ((500, 2, 3, 25), (300, 4, 4, 10)):
+        X = _grouped(rng, n, d, k)
+        means0, weights0 = X[rng.choice(n, size=k, replace=False)], np.full(k, 1 / k)
+        covs0 = np.repeat(np.cov(X.T, bias=True)[None], k, axis=0)
+        ours = clustering.fit_gmm(X, k, means0, weights0, covs0, tol=0.0, max_iter=iterations)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")                      # it warns that tol = 0 never converged
+            theirs = GaussianMixture(k, means_init=means0, weights_init=weights0, precisions_init=np.linalg.inv(covs0),
+                                     tol=0, max_iter=iterations).fit(X)
+        assert ours.n_iter == theirs.n_iter_ == iterations
+        np.testing.assert_allclose(ours.weights, theirs.weights_, rtol=1e-7, atol=1e-10)
+        np.testing.assert_allclose(ours.means, theirs.means_, rtol=1e-7, atol=1e-9)
+        np.testing.assert_allclose(ours.covariances, theirs.covariances_, rtol=1e-7, atol=1e-9)
+        assert ours.log_likelihoods[-1] / n == pytest.approx(theirs.lower_bound_, rel=1e-6)
+
+
+def test_the_floor_keeps_a_collapsing_component_finite():
+    """One component on a single point with a vanishing covariance: without a floor its Cholesky factor fails
+    (the covariance is 0); with the floor the likelihood stays finite and EM runs on."""
+    X = np.vstack([[[5.0, 5.0]], np.random.default_rng(11).standard_normal((50, 2))])
+    resp = np.zeros((51, 2))
+    resp[0, 0] = 1.0
+    resp[1:, 1] = 1.0
+    weights, means, covs = clustering.m_step(X, resp, covariance_floor=0.0)
+    assert np.allclose(covs[0], 0)
+    with pytest.raises(ValueError, match="covariance 0 is not positive definite"):
+        clustering.e_step(X, weights, means, covs)
+    weights, means, covs = clustering.m_step(X, resp, covariance_floor=1e-6)
+    _, ll = clustering.e_step(X, weights, means, covs)
+    assert np.isfinite(ll)
+    fit = clustering.fit_gmm(X, 2, means, weights, covs, max_iter=5)
+    assert np.isfinite(fit.log_likelihoods).all()
+
+
+@pytest.mark.parametrize("call, error, pattern", [
+    (lambda: clustering.assign(np.zeros((3, 2)), np.zeros((2, 3))), ValueError, "centres must have d = 2 columns"),
+    (lambda: clustering.random_init(np.zeros((3, 2)), 4), ValueError, "k = 4 clusters need at least 4 points"),
+    (lambda: clustering.kmeans_plus_plus(np.zeros((3, 2)), 0), ValueError, "k must be at least 1"),
+    (lambda: clustering.kmeans(np.zeros((3, 2)), 2, init="far"), ValueError, "init must be one of"),
+    (lambda: clustering.linkage(np.zeros((3, 2)), "ward"), ValueError, "method must be one of"),
+    (lambda: clustering.linkage(np.zeros((1, 2)), "single"), ValueError, "at least 2 points"),
+    (lambda: clustering.cut(np.zeros((3, 4)), 5), ValueError, "at most the number of points, 4"),
+    (lambda: clustering.update_centres(np.zeros((3, 2)), np.array([0, 1, 2]), 2), ValueError, "labels must lie in 0..1"),
+    (lambda: clustering.e_step(np.zeros((3, 2)), [0.5, 0.6], np.zeros((2, 2)), np.repeat(np.eye(2)[None], 2, 0)), ValueError,
+     "weights must be 2 non-negative numbers summing to 1"),
+    (lambda: clustering.e_step(np.zeros((3, 2)), [1.0], np.zeros((1, 2)), np.eye(2)), ValueError, "covariances must have shape"),
+    (lambda: clustering.e_step(np.zeros((3, 2)), [1.0], np.zeros((1, 2)), -np.eye(2)[None]), ValueError, "not positive definite"),
+    (lambda: clustering.m_step(np.zeros((3, 2)), np.full((3, 2), 0.7)), ValueError, "rows summing to 1"),
+    (lambda: clustering.fit_gmm(np.zeros((3, 2)), 2, covariance_floor=-1.0), ValueError, "covariance_floor must be a finite number >= 0"),
+])
+def test_bad_input_is_named(call, error, pattern):
+    with pytest.raises(error, match=pattern):
+        call()
