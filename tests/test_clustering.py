@@ -65,6 +65,29 @@ def test_lloyd_matches_scikit_learn_from_the_same_start():
         np.testing.assert_array_equal(ours.labels, theirs.labels_)
         np.testing.assert_allclose(ours.centres, theirs.cluster_centers_, rtol=1e-9, atol=1e-9)
         assert ours.objective == pytest.approx(theirs.inertia_, rel=1e-9)
+        assert ours.converged and theirs.n_iter_ == ours.n_iter + 1      # its last iteration finds nothing changed
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 40), k=st.integers(1, 12))
+def test_lloyds_fast_argmin_is_argmin_with_ties_to_the_smallest_index(seed, n, k):
+    rng = np.random.default_rng(seed)
+    S = rng.integers(-3, 3, size=(k, n)).astype(float)               # small integers: many ties
+    labels, least = clustering._first_argmin(S)
+    np.testing.assert_array_equal(labels, np.argmin(S, axis=0))
+    np.testing.assert_array_equal(least, S.min(axis=0))
+    assert labels.dtype == np.intp
+
+
+def test_update_centres_equals_a_loop_over_the_clusters():
+    rng = np.random.default_rng(12)
+    for _ in range(20):
+        n, d, k = int(rng.integers(1, 80)), int(rng.integers(1, 6)), int(rng.integers(1, 8))
+        X = rng.standard_normal((n, d)) * 10 ** rng.uniform(-3, 3) + rng.standard_normal(d)
+        labels, previous = rng.integers(0, k, n), rng.standard_normal((k, d))
+        expected = np.array([X[labels == j].mean(axis=0) if np.any(labels == j) else previous[j] for j in range(k)])
+        np.testing.assert_allclose(clustering.update_centres(X, labels, k, previous), expected, rtol=1e-12,
+                                   atol=1e-14 * np.abs(X).max())
 
 
 def test_lloyd_stops_at_a_local_minimum():
@@ -223,6 +246,24 @@ def test_fit_gmm_matches_scikit_learn_from_the_same_start():
         np.testing.assert_allclose(ours.means, theirs.means_, rtol=1e-7, atol=1e-9)
         np.testing.assert_allclose(ours.covariances, theirs.covariances_, rtol=1e-7, atol=1e-9)
         assert ours.log_likelihoods[-1] / n == pytest.approx(theirs.lower_bound_, rel=1e-6)
+
+
+def test_fit_gmm_stops_when_scikit_learn_stops():
+    """tol > 0: the same number of iterations and the same verdict as GaussianMixture (abs of the change of
+    the mean log-likelihood below tol), and the same parameters."""
+    from sklearn.mixture import GaussianMixture
+
+    rng = np.random.default_rng(13)
+    for n, d, k, tol in ((400, 2, 3, 1e-3), (300, 3, 2, 1e-5), (200, 1, 4, 1e-2)):
+        X = _grouped(rng, n, d, k)
+        means0, weights0 = X[rng.choice(n, size=k, replace=False)], rng.dirichlet(np.ones(k))
+        covs0 = np.repeat(np.cov(X.T, bias=True).reshape(1, d, d), k, axis=0) * rng.uniform(0.5, 2, (k, 1, 1))
+        ours = clustering.fit_gmm(X, k, means0, weights0, covs0, tol=tol, max_iter=500)
+        theirs = GaussianMixture(k, means_init=means0, weights_init=weights0, precisions_init=np.linalg.inv(covs0),
+                                 tol=tol, max_iter=500).fit(X)
+        assert ours.converged and theirs.converged_ and ours.n_iter == theirs.n_iter_
+        np.testing.assert_allclose(ours.means, theirs.means_, rtol=1e-7, atol=1e-9)
+        np.testing.assert_allclose(ours.covariances, theirs.covariances_, rtol=1e-7, atol=1e-9)
 
 
 def test_the_floor_keeps_a_collapsing_component_finite():
