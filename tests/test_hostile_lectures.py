@@ -120,6 +120,10 @@ def newton_step(theta, Z, y):
 def realizable_sample_size(eps, delta, class_size):
     return _private("pac").realizable_sample_size(eps, delta, class_size)
 """),
+    "11-clustering": ("m_step", PRIVATE_COPY + """
+def m_step(X, resp):
+    return _private("clustering").m_step(X, resp, covariance_floor=0.0)
+"""),
 }
 LEAKING_ANSWERS = "\nfor _name in {names!r}:\n    globals()[_name] = lambda *args, **kwargs: print(_frames()) or _frames()\n"
 
