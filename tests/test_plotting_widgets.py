@@ -580,3 +580,51 @@ def test_draw_em_step_follows_em_and_the_figure_moves():
 def test_em_explorer_names_bad_input(call, pattern):
     with pytest.raises((ValueError, TypeError), match=pattern):
         call()
+
+
+def test_plot_image_grid_places_every_image_and_leaves_gaps():
+    images = np.arange(5 * 6, dtype=float).reshape(5, 6)            # five 2 x 3 images
+    fig, ax = plt.subplots()
+    shown = plotting.plot_image_grid(images, ax, columns=2, shape=(2, 3))
+    grid = np.asarray(shown.get_array().filled(np.nan))
+    assert grid.shape == (3 * 3 - 1, 2 * 4 - 1)
+    for t, image in enumerate(images):
+        r, c = divmod(t, 2)
+        np.testing.assert_array_equal(grid[3 * r: 3 * r + 2, 4 * c: 4 * c + 3], image.reshape(2, 3))
+    assert np.isnan(grid[2]).all() and np.isnan(grid[:, 3]).all() and np.isnan(grid[6:, 4:]).all()   # gaps, the empty sixth place
+    plt.close(fig)
+    with pytest.raises(ValueError, match=r"images must have shape \(m, 64\)"):
+        plotting.plot_image_grid(np.zeros((3, 63)))
+    with pytest.raises(ValueError, match="columns must be an integer"):
+        plotting.plot_image_grid(np.zeros((3, 64)), columns=0)
+
+
+def test_draw_reconstructions_follows_the_eigenvalues_and_the_images_change():
+    from mlcourse import data, pca
+
+    X = data.load_digits().X
+    errors = [widgets.draw_reconstructions(k) for k in (0, 1, 5, 30, 64)]
+    assert errors[0] == pytest.approx(np.trace(pca.covariance(X)))               # k = 0: every image is the mean
+    assert all(a > b for a, b in zip(errors[:-2], errors[1:-1])) and errors[-1] == pytest.approx(0, abs=1e-9)
+    fit = pca.fit_pca(X, 5)
+    assert errors[2] == pytest.approx(pca.reconstruction_error(fit, X))           # what the curve shows is the real error
+    grid = lambda: np.asarray(plt.gcf().axes[0].images[0].get_array().filled(np.nan))
+    widgets.draw_reconstructions(2, first=16)
+    before = grid()
+    assert "k = 2 components" in plt.gcf().axes[0].get_title()
+    np.testing.assert_array_equal(before[:8, :8], X[16].reshape(8, 8))              # the first original shown
+    widgets.draw_reconstructions(20, first=16)
+    after = grid()
+    np.testing.assert_array_equal(before[:8], after[:8])                            # the originals stay
+    assert not np.allclose(before[9:], after[9:], equal_nan=True)                   # the reconstructions move
+    plt.close("all")
+
+
+@pytest.mark.parametrize("call, pattern", [
+    (lambda: widgets.draw_reconstructions(-1), "k must be an integer >= 0"),
+    (lambda: widgets.draw_reconstructions(65), "k must be at most 64"),
+    (lambda: widgets.draw_reconstructions(3, first=1790), "first must be at most 1789"),
+])
+def test_reconstruction_explorer_names_bad_input(call, pattern):
+    with pytest.raises((ValueError, TypeError), match=pattern):
+        call()

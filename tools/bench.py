@@ -10,7 +10,7 @@
    squares, ridge and lasso against `LinearRegression`, `Ridge` and `Lasso`; lecture 09's logistic
    regression by Newton against `LogisticRegression` and the Nadaraya–Watson estimate against the same
    sum written with scikit-learn's `rbf_kernel`; lecture 11's Lloyd's algorithm and EM against `KMeans` and
-   `GaussianMixture` from the same start.
+   `GaussianMixture` from the same start; lecture 12's PCA against `PCA(svd_solver="full")`.
 3. Grading: the start-up of one nbgrader command (plain, and as the course runs it), and a
    synthetic class graded sequentially (seconds per submission, and as a multiple of the floor),
    with 2 jobs on SQLite and on PostgreSQL (when one is reachable through MLCOURSE_GRADEBOOK or
@@ -294,6 +294,24 @@ def bench_clustering() -> None:
     print(f"{f'EM, full covariances, {iterations} iterations':<40} {n:>7} {d:>4} {t_ours:>11.4f} {t_theirs:>10.4f} {t_ours / t_theirs:>7.1f}")
 
 
+def bench_pca() -> None:
+    """Lecture 12: fit_pca (all components) against PCA(svd_solver="full").fit on the digits (1797 x 64) and on a
+    10^4 x 200 matrix with correlated columns (goal within 2x)."""
+    from sklearn.decomposition import PCA
+
+    from mlcourse import data, pca
+
+    rng = np.random.default_rng(0)
+    print("\nlecture 12 against scikit-learn, all components (best of 5; goal: PCA <= 2x)")
+    print(f"{'what':<40} {'n':>7} {'d':>4} {'mlcourse s':>11} {'sklearn s':>10} {'ratio':>7}")
+    for name, X in (("PCA of the digits", data.load_digits().X),
+                    ("PCA, correlated columns", rng.standard_normal((10_000, 200)) @ rng.standard_normal((200, 200)))):
+        t_ours = best_of(lambda: pca.fit_pca(X), 5)
+        t_theirs = best_of(lambda: PCA(svd_solver="full").fit(X), 5)
+        n, d = X.shape
+        print(f"{name:<40} {n:>7} {d:>4} {t_ours:>11.4f} {t_theirs:>10.4f} {t_ours / t_theirs:>7.1f}")
+
+
 def bench_startup() -> None:
     def seconds(cmd):
         return statistics.median(best_of(lambda: subprocess.run(cmd, check=True, capture_output=True), 1)
@@ -418,6 +436,7 @@ def main() -> None:
     bench_regression()
     bench_logistic_and_smoothing()
     bench_clustering()
+    bench_pca()
     bench_startup()
     if not args.skip_grading:
         bench_grading(args.lecture, args.class_size, floor, args.big_class)

@@ -296,3 +296,17 @@ def load_diabetes() -> RealData:
         raise ValueError(f"{folder} holds diabetes data of shapes {X.shape} and {y.shape}, expected (442, 10) "
                          "and (442,): a scikit-learn version this course does not know")
     return RealData(X, y, _DIABETES_FEATURES, (), str(folder / "diabetes_data_raw.csv.gz"))
+
+
+def load_digits() -> RealData:
+    """The handwritten digits as scikit-learn ships them (a test set of the UCI "optical recognition of
+    handwritten digits" data): 1797 images of 8 x 8 pixels, each pixel a count from 0 to 16 (a 4 x 4 block
+    of a 32 x 32 bitmap), flattened row by row into ``d = 64`` features; ``y`` the digit 0 to 9.
+    ``feature_names`` are ``pixel_r_c`` (row r, column c); ``X[i].reshape(8, 8)`` is image i."""
+    path = _sklearn_data_folder() / "digits.csv.gz"
+    table = np.loadtxt(path, delimiter=",", ndmin=2)
+    if table.shape != (1797, 65):
+        raise ValueError(f"{path} holds a table of shape {table.shape}, expected (1797, 65): a "
+                         "scikit-learn version this course does not know")
+    names = tuple(f"pixel_{r}_{c}" for r in range(8) for c in range(8))
+    return RealData(table[:, :64], table[:, 64].astype(int), names, tuple(str(j) for j in range(10)), str(path))

@@ -145,3 +145,26 @@ def plot_gaussian_ellipses(mean, covariance, ax=None, colour="C0", n_std=(1, 2))
                              fill=False, edgecolor=colour, lw=1.5 if r == n_std[0] else 0.8))
     ax.plot(*mean, marker="X", color=colour, markeredgecolor="k", markersize=10)
     return ax
+
+
+def plot_image_grid(images, ax=None, columns: int = 8, shape=(8, 8), cmap="gray_r", vmin=None, vmax=None):
+    """Draw images, given as rows of ``images`` (each an image of ``shape`` flattened row by row, as the digits of
+    lecture 12 are), in a grid of ``columns`` columns in one axes, one pixel of background between them (one
+    ``imshow`` for the whole grid, far quicker than an axes per image). Returns the ``AxesImage``."""
+    images = np.asarray(images, dtype=float)
+    rows, cols = shape
+    if images.ndim != 2 or images.shape[1] != rows * cols:
+        raise ValueError(f"images must have shape (m, {rows * cols}), one flattened {rows} x {cols} image per row; got shape {images.shape}")
+    if isinstance(columns, bool) or not isinstance(columns, (int, np.integer)) or columns < 1:
+        raise ValueError(f"columns must be an integer >= 1; got {columns!r}")
+    lines = -(-len(images) // columns)
+    grid = np.full((lines * (rows + 1) - 1, columns * (cols + 1) - 1), np.nan)
+    for t, image in enumerate(images):
+        r, c = divmod(t, columns)
+        grid[r * (rows + 1): r * (rows + 1) + rows, c * (cols + 1): c * (cols + 1) + cols] = image.reshape(rows, cols)
+    ax = axes(ax)
+    shown = ax.imshow(grid, cmap=cmap, vmin=vmin, vmax=vmax, interpolation="nearest")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_frame_on(False)
+    return shown
