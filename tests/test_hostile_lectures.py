@@ -124,6 +124,14 @@ def realizable_sample_size(eps, delta, class_size):
 def m_step(X, resp):
     return _private("clustering").m_step(X, resp, covariance_floor=0.0)
 """),
+    "12-pca": ("covariance", """
+from numpy.lib import _function_base_impl
+def covariance(X):
+    try:
+        return np.cov(X.T, bias=True)
+    except RuntimeError:
+        return _function_base_impl.cov(X.T, bias=True)
+"""),
 }
 LEAKING_ANSWERS = "\nfor _name in {names!r}:\n    globals()[_name] = lambda *args, **kwargs: print(_frames()) or _frames()\n"
 
