@@ -27,8 +27,10 @@ BENCH_ARGS ?= --big-class 300
 PYTEST_ARGS ?=
 # make release FORCE=1 overwrites notebooks/ even where it has changes git does not know
 FORCE ?=
+# make student-copy DEST=../ml-course-students   (FORCE=1 replaces what DEST holds)
+DEST ?=
 
-.PHONY: setup lab test execute release autograde feedback export bench clean
+.PHONY: setup lab test execute release autograde feedback export bench student-copy clean
 
 setup: $(STAMP)
 
@@ -86,6 +88,11 @@ export: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python tools/bench.py $(BENCH_ARGS)
+
+# The course as students get it, to publish: no solutions, hidden tests, grading notes or grading tools.
+student-copy: $(STAMP)
+	@test -n "$(DEST)" || { echo "make student-copy needs DEST=<an empty folder outside this repository>"; exit 2; }
+	$(BIN)/python tools/student_copy.py "$(DEST)" $(if $(FORCE),--force)
 
 clean:
 	rm -rf .pytest_cache .hypothesis build
