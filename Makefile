@@ -30,7 +30,7 @@ FORCE ?=
 # make student-copy DEST=../ml-course-students   (FORCE=1 replaces what DEST holds)
 DEST ?=
 
-.PHONY: setup lab test execute release autograde feedback export bench student-copy clean
+.PHONY: setup lab test execute release autograde feedback export similarity bench student-copy clean
 
 setup: $(STAMP)
 
@@ -40,7 +40,7 @@ $(STAMP): pyproject.toml tools/course.py
 	@echo "[1/4] updating pip"
 	@$(BIN)/python -m pip install --quiet --upgrade pip
 	@echo "[2/4] installing the course's pinned packages (each is named as it comes)"
-	@$(BIN)/python -m pip install --progress-bar off -e ".[test]" | awk '/^(Collecting|Successfully)/ {print "      " $$0; fflush()}'
+	@$(BIN)/python -m pip install --progress-bar off -e ".[test,instructor]" | awk '/^(Collecting|Successfully)/ {print "      " $$0; fflush()}'
 	@echo "[3/4] registering the Jupyter kernel 'Python 3 (ML course)'"
 	@$(BIN)/python -m ipykernel install --sys-prefix --name mlcourse --display-name "Python 3 (ML course)" >/dev/null
 	@echo "[4/4] registering the grading sandbox's kernel (instructors)"
@@ -85,6 +85,10 @@ feedback: $(STAMP)
 
 export: $(STAMP)
 	$(BIN)/python tools/course.py export
+
+# make similarity LECTURE=12-pca: the copying report, similarity/<lecture>.html (every lecture with submissions if none)
+similarity: $(STAMP)
+	$(BIN)/python tools/similarity.py $(if $(LECTURE),--lecture $(LECTURE))
 
 bench: $(STAMP)
 	$(BIN)/python tools/bench.py $(BENCH_ARGS)

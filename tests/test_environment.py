@@ -26,6 +26,11 @@ def conda_pins() -> dict:
         if isinstance(dep, str) and dep not in ("pip",) and not dep.startswith("python="):
             name, _, version = dep.partition("=")
             pins[name.lower()] = version
+        elif isinstance(dep, dict):                      # the pip: section, for what conda-forge lacks
+            for spec in dep.get("pip", []):
+                if "==" in spec:
+                    name, _, version = spec.partition("==")
+                    pins[name.strip().lower()] = version.split("#")[0].strip()
     return pins
 
 

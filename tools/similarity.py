@@ -1,0 +1,242 @@
+"""`make similarity`: a copying report for each lecture, from the answers in `submitted/`.
+
+For each lecture, every student's autograded answers (the code of the cells nbgrader marks as solutions,
+matched by their grade ids) are joined into one document, and every pair of documents is compared with
+copydetect, which fingerprints code the way MOSS does: names, strings and numbers are replaced by
+placeholders, comments dropped, and k-grams of what is left hashed and winnowed, so renaming variables or
+reordering independent lines does not hide a copy. What the release already holds (the signatures and
+docstrings of the exercises) is boilerplate and never counts. Every single answer is also compared with
+the code of the `mlcourse` package, whose reference implementations a student can read and paste.
+
+A pair is flagged when each side shares at least `PAIR_SHARE` of its fingerprinted code with the other and
+at least `MIN_TOKENS` characters of filtered code overlap; an answer is flagged against the package when it
+shares at least `PACKAGE_SHARE` of its code with one module. The report (`similarity/<lecture>.html`) shows
+the flagged pairs side by side with the shared code marked, and the table printed at the end names them.
+A flag is a reason to look, not a verdict: short answers to short exercises look alike by necessity, and
+the thresholds are set so that independently written answers of the course's own lectures are not flagged
+(tests/test_similarity.py).
+
+Submissions are read as data: a notebook that is not valid JSON is named and left out, and everything a
+submission holds is escaped in the report, which carries a policy that forbids scripts.
+
+    python tools/similarity.py [--lecture 12-pca]
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import io
+import itertools
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+from course import lectures  # noqa: E402
+
+NOISE = 25            # copydetect's k: the shortest run of filtered code that can count as shared
+WINDOW = 1            # winnow with window 1: every k-gram is kept (answers are short; speed is no concern)
+PAIR_SHARE = 0.6
+PACKAGE_SHARE = 0.6
+MIN_TOKENS = 60
+
+
+@dataclass
+class Pair:
+    first: str
+    second: str
+    share_first: float
+    share_second: float
+    overlap: int
+    marked: tuple = ()
+
+
+@dataclass
+class PackageMatch:
+    student: str
+    exercise: str
+    module: str
+    share: float
+    overlap: int
+    marked: tuple = ()
+
+
+@dataclass
+class Report:
+    lecture: str
+    students: list = field(default_factory=list)
+    skipped: list = field(default_factory=list)
+    pairs: list = field(default_factory=list)
+    package: list = field(default_factory=list)
+
+
+def _fingerprint(name: str, code: str, boilerplate=()):
+    from copydetect.detector import CodeFingerprint
+
+    return CodeFingerprint(name + ".py", NOISE, WINDOW, boilerplate=list(boilerplate), fp=io.StringIO(code))
+
+
+def answer_cells(release: Path) -> dict[str, str]:
+    """The code answer cells of a released notebook: grade id -> the source students start from."""
+    cells = json.loads(release.read_text())["cells"]
+    return {c["metadata"]["nbgrader"]["grade_id"]: "".join(c["source"]) for c in cells
+            if c["cell_type"] == "code" and c.get("metadata", {}).get("nbgrader", {}).get("solution")}
+
+
+def student_answers(path: Path, ids) -> dict[str, str]:
+    """The student's code in the answer cells ``ids`` of the notebook at ``path`` (cells matched by grade id)."""
+    nb = json.loads(path.read_text(errors="replace"))
+    found = {}
+    for cell in nb.get("cells", []) if isinstance(nb, dict) else []:
+        meta = cell.get("metadata", {}).get("nbgrader", {}) if isinstance(cell, dict) else {}
+        source = cell.get("source", "") if isinstance(cell, dict) else ""
+        source = "".join(source) if isinstance(source, list) else str(source)
+        if isinstance(meta, dict) and meta.get("grade_id") in ids and cell.get("cell_type") == "code":
+            found[meta["grade_id"]] = source
+    return found
+
+
+def package_modules(root: Path) -> dict[str, str]:
+    package = root / "lib" / "mlcourse"
+    return {str(p.relative_to(package.parent)): p.read_text() for p in sorted(package.rglob("*.py"))}
+
+
+def _marked(code: str, slices) -> str:
+    from copydetect.utils import highlight_overlap
+
+    if len(slices) == 0 or len(slices[0]) == 0:
+        return html.escape(code)
+    return highlight_overlap(code, slices, "<mark>", "</mark>", escape_html=True)[0]
+
+
+def compare(root: Path, lecture: str) -> Report:
+    from copydetect.detector import compare_files
+
+    report = Report(lecture)
+    release = next((root / "notebooks" / lecture).glob("*.ipynb"))
+    starts = answer_cells(release)
+    boilerplate = _fingerprint("release", "\n\n".join(starts.values())).hashes
+    documents, answers = {}, {}
+    for folder in sorted((root / "submitted").glob(f"*/{lecture}")):
+        student = folder.parent.name
+        notebooks = sorted(folder.glob("*.ipynb"))
+        if not notebooks:
+            report.skipped.append((student, "no notebook"))
+            continue
+        try:
+            answers[student] = student_answers(notebooks[0], starts)
+        except (json.JSONDecodeError, UnicodeDecodeError, OSError) as error:
+            report.skipped.append((student, f"{notebooks[0].name} is not a readable notebook ({type(error).__name__})"))
+            continue
+        text = "\n\n".join(answers[student].get(i, "") for i in starts)
+        documents[student] = (text, _fingerprint(student, text, boilerplate))
+    report.students = sorted(documents)
+    for a, b in itertools.combinations(report.students, 2):
+        overlap, (share_a, share_b), slices = compare_files(documents[a][1], documents[b][1])
+        if min(share_a, share_b) >= PAIR_SHARE and overlap >= MIN_TOKENS:
+            report.pairs.append(Pair(a, b, float(share_a), float(share_b), int(overlap),
+                                     (_marked(documents[a][0], slices[0]), _marked(documents[b][0], slices[1]))))
+    modules = {name: (code, _fingerprint(name, code, boilerplate)) for name, code in package_modules(root).items()}
+    for student in report.students:
+        for exercise, code in answers[student].items():
+            mine = _fingerprint(f"{student}-{exercise}", code, boilerplate)
+            best = None
+            for name, (module_code, theirs) in modules.items():
+                overlap, (share, _), slices = compare_files(mine, theirs)
+                if share >= PACKAGE_SHARE and overlap >= MIN_TOKENS and (best is None or share > best.share):
+                    best = PackageMatch(student, exercise, name, float(share), int(overlap),
+                                        (_marked(code, slices[0]), _marked(module_code, slices[1])))
+            if best:
+                report.package.append(best)
+    report.pairs.sort(key=lambda p: -min(p.share_first, p.share_second))
+    return report
+
+
+PAGE = """<!DOCTYPE html>
+<html><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>Copying report: {lecture}</title>
+<style>body {{ font-family: sans-serif; margin: 2em; }} table {{ border-collapse: collapse; }}
+td, th {{ border: 1px solid #999; padding: 0.3em 0.6em; }} .side {{ display: flex; gap: 1em; }}
+.side pre {{ flex: 1; background: #f6f6f6; padding: 0.6em; overflow-x: auto; font-size: 0.85em; }}
+mark {{ background: #ffd27f; }}</style></head><body>
+<h1>Copying report: {lecture}</h1>
+<p>{summary}</p>
+<p>A flag is a reason to look, not a verdict. Marked code is what the two sides share once names, strings and
+numbers are set aside; the exercises' own signatures and docstrings never count.</p>
+{body}
+</body></html>
+"""
+
+
+def render(report: Report) -> str:
+    e = html.escape
+    parts = ["<h2>Pairs of students</h2>"]
+    if report.pairs:
+        parts.append("<table><tr><th>student</th><th>student</th><th>share of the first's code</th>"
+                     "<th>share of the second's code</th><th>shared characters</th></tr>")
+        parts += [f"<tr><td>{e(p.first)}</td><td>{e(p.second)}</td><td>{p.share_first:.0%}</td>"
+                  f"<td>{p.share_second:.0%}</td><td>{p.overlap}</td></tr>" for p in report.pairs]
+        parts.append("</table>")
+        for p in report.pairs:
+            parts.append(f"<h3>{e(p.first)} and {e(p.second)}</h3><div class='side'>"
+                         f"<pre>{p.marked[0]}</pre><pre>{p.marked[1]}</pre></div>")
+    else:
+        parts.append("<p>No pair flagged.</p>")
+    parts.append("<h2>Answers that match the mlcourse package</h2>")
+    if report.package:
+        parts.append("<table><tr><th>student</th><th>exercise</th><th>module</th><th>share of the answer</th></tr>")
+        parts += [f"<tr><td>{e(m.student)}</td><td>{e(m.exercise)}</td><td>{e(m.module)}</td><td>{m.share:.0%}</td></tr>"
+                  for m in report.package]
+        parts.append("</table>")
+        for m in report.package:
+            parts.append(f"<h3>{e(m.student)}, {e(m.exercise)}, and {e(m.module)}</h3><div class='side'>"
+                         f"<pre>{m.marked[0]}</pre><pre>{m.marked[1]}</pre></div>")
+    else:
+        parts.append("<p>No answer flagged.</p>")
+    if report.skipped:
+        parts.append("<h2>Left out</h2><ul>" + "".join(f"<li>{e(s)}: {e(why)}</li>" for s, why in report.skipped) + "</ul>")
+    return PAGE.format(lecture=e(report.lecture), summary=e(summary(report)), body="\n".join(parts))
+
+
+def summary(report: Report) -> str:
+    return (f"{len(report.students)} submissions compared, {len(report.pairs)} pair(s) flagged, "
+            f"{len(report.package)} answer(s) matching the mlcourse package"
+            + (f", {len(report.skipped)} left out" if report.skipped else ""))
+
+
+def run(root: Path = ROOT, lecture: str | None = None, out=sys.stdout) -> list[Report]:
+    reports = []
+    names = [lecture] if lecture else [name for name in lectures(root) if list((root / "submitted").glob(f"*/{name}"))]
+    if lecture and lecture not in lectures(root):
+        raise SystemExit(f"no lecture {lecture!r}; the lectures are {', '.join(lectures(root))}")
+    if not names:
+        print("nothing to compare: submitted/ holds no submissions", file=out)
+    for name in names:
+        report = compare(root, name)
+        target = root / "similarity" / f"{name}.html"
+        target.parent.mkdir(exist_ok=True)
+        target.write_text(render(report))
+        print(f"{name}: {summary(report)} -> {target.relative_to(root)}", file=out)
+        for p in report.pairs:
+            print(f"  pair     {p.first} / {p.second}: {p.share_first:.0%} / {p.share_second:.0%} of their code shared", file=out)
+        for m in report.package:
+            print(f"  package  {m.student}, {m.exercise}: {m.share:.0%} of the answer matches {m.module}", file=out)
+        for student, why in report.skipped:
+            print(f"  left out {student}: {why}", file=out)
+        reports.append(report)
+    return reports
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--lecture", help="one lecture (default: every lecture with submissions)")
+    args = parser.parse_args()
+    run(lecture=args.lecture)
+
+
+if __name__ == "__main__":
+    main()
