@@ -27,10 +27,13 @@ BENCH_ARGS ?= --big-class 300
 PYTEST_ARGS ?=
 # make release FORCE=1 overwrites notebooks/ even where it has changes git does not know
 FORCE ?=
+# make collect ZIP=submissions.zip LECTURE=12-pca ROSTER=roster.csv  (FORCE=1 replaces what submitted/ holds)
+ZIP ?=
+ROSTER ?=
 # make student-copy DEST=../ml-course-students   (FORCE=1 replaces what DEST holds)
 DEST ?=
 
-.PHONY: setup lab test execute release autograde feedback export similarity bench student-copy clean
+.PHONY: setup lab test execute release collect autograde feedback export similarity bench student-copy clean
 
 setup: $(STAMP)
 
@@ -75,6 +78,11 @@ execute: $(STAMP)
 
 release: $(STAMP)
 	$(BIN)/python tools/course.py release $(if $(FORCE),--force) $(LECTURE)
+
+# Fill submitted/ from a learning platform's zip (Canvas or Moodle), names mapped to ids by the roster.
+collect: $(STAMP)
+	@test -n "$(ZIP)" -a -n "$(LECTURE)" -a -n "$(ROSTER)" || { echo "make collect needs ZIP=<the platform's zip> LECTURE=<NN-topic> ROSTER=<roster.csv>"; exit 2; }
+	$(BIN)/python tools/collect.py "$(ZIP)" --lecture "$(LECTURE)" --roster "$(ROSTER)" $(if $(FORCE),--force)
 
 autograde: $(STAMP)
 	$(BIN)/python tools/grade.py $(if $(LECTURE),--lecture $(LECTURE)) $(if $(STUDENT),--student $(STUDENT)) \
