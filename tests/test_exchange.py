@@ -1,0 +1,115 @@
+"""nbgrader's exchange with the course's layout, as on a shared JupyterHub: the instructor releases a lecture
+into an exchange folder, two students with their own accounts fetch it, one answers and both submit, and the
+instructor collects into `submitted/`, where `make autograde` finds the submissions.
+
+The students are real accounts (created for the test, `mlcourse-alice` and `mlcourse-bob`); each command of
+theirs runs as that user (bubblewrap for a private /tmp and the Python the course uses, then setpriv to drop
+to the account), so the exchange's own permissions are what is tested: a student cannot read another's
+submission. It needs root (to create the accounts and drop to them) and bubblewrap, as grading does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pwd
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+LECTURE = "12-pca"
+COURSE = "foundations-of-ml"
+STUDENTS = ("mlcourse-alice", "mlcourse-bob")
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("bwrap") or not shutil.which("useradd"),
+                                reason="needs root, bubblewrap and useradd (two student accounts are created)")
+
+
+def _account(name: str) -> pwd.struct_passwd:
+    try:
+        return pwd.getpwnam(name)
+    except KeyError:
+        subprocess.run(["useradd", "--no-create-home", "--shell", "/usr/sbin/nologin", name], check=True)
+        return pwd.getpwnam(name)
+
+
+def _parents(*paths: Path) -> list[str]:
+    args, seen = [], set()
+    for path in paths:
+        for parent in reversed(path.parents):
+            if str(parent) != "/" and parent not in seen:
+                seen.add(parent)
+                args += ["--perms", "0755", "--dir", str(parent)]
+    return args
+
+
+def as_student(user: pwd.struct_passwd, home: Path, exchange: Path, *args: str) -> subprocess.CompletedProcess:
+    venv, base = Path(sys.prefix), Path(sys.base_prefix)
+    cmd = ["bwrap", "--die-with-parent", "--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp",
+           *_parents(base, venv, home, exchange),
+           "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc",
+           "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
+           "--ro-bind", str(base), str(base), "--ro-bind", str(venv), str(venv),
+           "--bind", str(home), str(home), "--bind", str(exchange), str(exchange), "--chdir", str(home),
+           "--clearenv", "--setenv", "HOME", str(home), "--setenv", "PATH", f"{venv}/bin:/usr/bin:/bin",
+           "--setenv", "LANG", "C.UTF-8",
+           "setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups", "--",
+           str(venv / "bin" / "python"), "-m", "nbgrader", *args, "--course", COURSE, f"--Exchange.root={exchange}"]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+
+
+def nbgrader_as_instructor(course: Path, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
+    return subprocess.run([sys.executable, str(ROOT / "tools" / "nbgrader_cli.py"), *args], cwd=course, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_release_fetch_submit_collect_with_two_student_accounts(tmp_path):
+    course = tmp_path / "course"
+    for part in (f"notebooks/{LECTURE}", f"solutions/{LECTURE}"):
+        shutil.copytree(ROOT / part, course / part)
+    shutil.copy(ROOT / "nbgrader_config.py", course)
+    exchange = tmp_path / "exchange"
+    exchange.mkdir()
+    exchange.chmod(0o777)                                           # nbgrader's exchange: everyone may enter
+    tmp_path.chmod(0o755)
+    released = nbgrader_as_instructor(course, "release_assignment", LECTURE, f"--Exchange.root={exchange}")
+    assert released.returncode == 0, released.stderr[-2000:]
+
+    users = {name: _account(name) for name in STUDENTS}
+    for name, user in users.items():
+        home = tmp_path / name
+        home.mkdir()
+        os.chown(home, user.pw_uid, user.pw_gid)
+        fetched = as_student(user, home, exchange, "fetch_assignment", LECTURE)
+        assert fetched.returncode == 0, f"{name} could not fetch:\n{fetched.stderr[-2000:]}"
+        notebook = home / LECTURE / "pca.ipynb"
+        assert notebook.stat().st_uid == user.pw_uid
+    answered = json.loads((tmp_path / STUDENTS[0] / LECTURE / "pca.ipynb").read_text())
+    for cell in answered["cells"]:
+        if cell["metadata"].get("nbgrader", {}).get("grade_id") == "centre":
+            cell["source"] = "".join(cell["source"]).replace("raise NotImplementedError()", "return X - X.mean(axis=0)")
+    (tmp_path / STUDENTS[0] / LECTURE / "pca.ipynb").write_text(json.dumps(answered))
+    for name, user in users.items():
+        submitted = as_student(user, tmp_path / name, exchange, "submit", LECTURE)
+        assert submitted.returncode == 0, f"{name} could not submit:\n{submitted.stderr[-2000:]}"
+
+    inbound = exchange / COURSE / "inbound"
+    assert sorted(p.name.split("+")[0] for p in inbound.iterdir()) == sorted(STUDENTS)
+    peek = as_student(users[STUDENTS[1]], tmp_path / STUDENTS[1], exchange, "list", "--inbound")
+    assert STUDENTS[0] not in peek.stdout + peek.stderr, "a student can see another's submission"
+
+    collected = nbgrader_as_instructor(course, "collect", LECTURE, f"--Exchange.root={exchange}")
+    assert collected.returncode == 0, collected.stderr[-2000:]
+    for name in STUDENTS:
+        path = course / "submitted" / name / LECTURE / "pca.ipynb"
+        assert path.is_file(), f"collect did not write {path.relative_to(course)}"
+        assert (course / "submitted" / name / LECTURE / "timestamp.txt").is_file()
+    sources = "".join("".join(c["source"]) for c in json.loads((course / "submitted" / STUDENTS[0] / LECTURE / "pca.ipynb")
+                                                               .read_text())["cells"])
+    assert "return X - X.mean(axis=0)" in sources
