@@ -30,10 +30,12 @@ FORCE ?=
 # make collect ZIP=submissions.zip LECTURE=12-pca ROSTER=roster.csv  (FORCE=1 replaces what submitted/ holds)
 ZIP ?=
 ROSTER ?=
+# make hub-release / hub-collect LECTURE=12-pca: nbgrader's exchange on a shared JupyterHub
+EXCHANGE ?= /srv/nbgrader/exchange
 # make student-copy DEST=../ml-course-students   (FORCE=1 replaces what DEST holds)
 DEST ?=
 
-.PHONY: setup lab test execute release collect autograde feedback export similarity bench student-copy clean
+.PHONY: setup lab test execute release collect hub-release hub-collect autograde feedback export similarity bench student-copy clean
 
 setup: $(STAMP)
 
@@ -83,6 +85,14 @@ release: $(STAMP)
 collect: $(STAMP)
 	@test -n "$(ZIP)" -a -n "$(LECTURE)" -a -n "$(ROSTER)" || { echo "make collect needs ZIP=<the platform's zip> LECTURE=<NN-topic> ROSTER=<roster.csv>"; exit 2; }
 	$(BIN)/python tools/collect.py "$(ZIP)" --lecture "$(LECTURE)" --roster "$(ROSTER)" $(if $(FORCE),--force)
+
+hub-release: $(STAMP)
+	@test -n "$(LECTURE)" || { echo "make hub-release needs LECTURE=<NN-topic>"; exit 2; }
+	$(BIN)/python tools/nbgrader_cli.py release_assignment "$(LECTURE)" --Exchange.root="$(EXCHANGE)"
+
+hub-collect: $(STAMP)
+	@test -n "$(LECTURE)" || { echo "make hub-collect needs LECTURE=<NN-topic>"; exit 2; }
+	$(BIN)/python tools/nbgrader_cli.py collect "$(LECTURE)" --Exchange.root="$(EXCHANGE)"
 
 autograde: $(STAMP)
 	$(BIN)/python tools/grade.py $(if $(LECTURE),--lecture $(LECTURE)) $(if $(STUDENT),--student $(STUDENT)) \

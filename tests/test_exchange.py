@@ -63,10 +63,11 @@ def as_student(user: pwd.struct_passwd, home: Path, exchange: Path, *args: str) 
     return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
 
 
-def nbgrader_as_instructor(course: Path, *args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
-    return subprocess.run([sys.executable, str(ROOT / "tools" / "nbgrader_cli.py"), *args], cwd=course, env=env,
-                          capture_output=True, text=True, timeout=300)
+def make_as_instructor(course: Path, target: str, exchange: Path) -> subprocess.CompletedProcess:
+    """The course's own `make hub-release` / `make hub-collect`, run in the scratch course."""
+    return subprocess.run(["make", "-f", str(ROOT / "Makefile"), target, f"LECTURE={LECTURE}", f"EXCHANGE={exchange}",
+                           "STAMP=", f"BIN={Path(sys.executable).parent}"],        # set up already: no install step
+                          cwd=course, capture_output=True, text=True, timeout=300)
 
 
 def test_release_fetch_submit_collect_with_two_student_accounts(tmp_path):
@@ -74,11 +75,12 @@ def test_release_fetch_submit_collect_with_two_student_accounts(tmp_path):
     for part in (f"notebooks/{LECTURE}", f"solutions/{LECTURE}"):
         shutil.copytree(ROOT / part, course / part)
     shutil.copy(ROOT / "nbgrader_config.py", course)
+    shutil.copytree(ROOT / "tools", course / "tools", ignore=shutil.ignore_patterns("__pycache__"))
     exchange = tmp_path / "exchange"
     exchange.mkdir()
     exchange.chmod(0o777)                                           # nbgrader's exchange: everyone may enter
     tmp_path.chmod(0o755)
-    released = nbgrader_as_instructor(course, "release_assignment", LECTURE, f"--Exchange.root={exchange}")
+    released = make_as_instructor(course, "hub-release", exchange)
     assert released.returncode == 0, released.stderr[-2000:]
 
     users = {name: _account(name) for name in STUDENTS}
@@ -104,7 +106,7 @@ def test_release_fetch_submit_collect_with_two_student_accounts(tmp_path):
     peek = as_student(users[STUDENTS[1]], tmp_path / STUDENTS[1], exchange, "list", "--inbound")
     assert STUDENTS[0] not in peek.stdout + peek.stderr, "a student can see another's submission"
 
-    collected = nbgrader_as_instructor(course, "collect", LECTURE, f"--Exchange.root={exchange}")
+    collected = make_as_instructor(course, "hub-collect", exchange)
     assert collected.returncode == 0, collected.stderr[-2000:]
     for name in STUDENTS:
         path = course / "submitted" / name / LECTURE / "pca.ipynb"
