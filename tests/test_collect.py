@@ -126,6 +126,14 @@ def test_two_roster_rows_with_one_name_need_a_platform_id(course):
     assert not outcome.collected and "2 students of the roster match 'leesam': give platform_id" in outcome.left_out[0][1]
 
 
+def test_a_notebook_larger_than_the_limit_is_left_out_unread(course, monkeypatch):
+    monkeypatch.setattr(collect, "MAX_BYTES", 1000)
+    archive = _zip(course / "c.zip", [("doejane_1001_9001_pca.ipynb", _notebook("big"), (2026, 11, 1, 0, 0, 0))])
+    outcome = collect.collect(archive, LECTURE, course / "roster.csv", root=course)
+    assert not outcome.collected and outcome.left_out[0][1].startswith("larger than") and outcome.left_out[0][1].endswith("MB (s001)")
+    assert not (course / "submitted").exists()
+
+
 def test_not_a_zip_and_an_unknown_lecture_are_named(course):
     (course / "x.zip").write_text("not a zip")
     with pytest.raises(SystemExit, match="is not a zip file"):

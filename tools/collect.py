@@ -128,7 +128,7 @@ def collect(zip_path: Path, lecture: str, roster_path: Path, root: Path = ROOT, 
                 outcome.left_out.append((info.filename, f"not a notebook ({row['student_id']})"))
                 continue
             if info.file_size > MAX_BYTES:
-                outcome.left_out.append((info.filename, f"larger than {MAX_BYTES // 2**20} MB ({row['student_id']})"))
+                outcome.left_out.append((info.filename, f"larger than {MAX_BYTES / 2**20:g} MB ({row['student_id']})"))
                 continue
             sid = row["student_id"]
             if sid in chosen:
@@ -139,7 +139,10 @@ def collect(zip_path: Path, lecture: str, roster_path: Path, root: Path = ROOT, 
                 chosen[sid] = (info, file)
         for sid, (info, file) in sorted(chosen.items()):
             with archive.open(info) as f:
-                data = f.read(MAX_BYTES + 1)
+                data = f.read(MAX_BYTES + 1)               # the size in the zip's header may lie
+            if len(data) > MAX_BYTES:
+                outcome.left_out.append((info.filename, f"larger than {MAX_BYTES / 2**20:g} MB ({sid})"))
+                continue
             try:
                 json.loads(data.decode("utf-8"))
             except (UnicodeDecodeError, json.JSONDecodeError):
