@@ -5,7 +5,7 @@ matched by their grade ids) are joined into one document, and every pair of docu
 copydetect, which fingerprints code the way MOSS does: names, strings and numbers are replaced by
 placeholders, comments dropped, and k-grams of what is left hashed and winnowed, so renaming variables or
 reordering independent lines does not hide a copy. What the release already holds (the signatures and
-docstrings of the exercises) is boilerplate and never counts. Every single answer is also compared with
+docstrings of the exercises) is taken out before anything is compared or shown. Every single answer is also compared with
 the code of the `mlcourse` package, whose reference implementations a student can read and paste.
 
 A pair is flagged when each side shares at least `PAIR_SHARE` of its fingerprinted code with the other and
@@ -99,17 +99,25 @@ def student_answers(path: Path, ids) -> dict[str, str]:
     return found
 
 
+def own_code(answer: str, start: str) -> str:
+    """The lines of ``answer`` that the release's cell ``start`` does not hold (its signature, docstring and
+    stub): what the student wrote, the only part worth comparing or showing."""
+    given = {line.strip() for line in start.splitlines() if line.strip()}
+    return "\n".join(line for line in answer.splitlines() if line.strip() and line.strip() not in given)
+
+
 def package_modules(root: Path) -> dict[str, str]:
     package = root / "lib" / "mlcourse"
     return {str(p.relative_to(package.parent)): p.read_text() for p in sorted(package.rglob("*.py"))}
 
 
-def _marked(code: str, slices) -> str:
+def _marked(code: str, slices, context: int = -1) -> str:
+    """``code`` escaped, the shared parts marked; with ``context`` lines, only those around a marked part."""
     from copydetect.utils import highlight_overlap
 
     if len(slices) == 0 or len(slices[0]) == 0:
         return html.escape(code)
-    return highlight_overlap(code, slices, "<mark>", "</mark>", escape_html=True)[0]
+    return highlight_overlap(code, slices, "<mark>", "</mark>", truncate=context, escape_html=True)[0]
 
 
 def compare(root: Path, lecture: str) -> Report:
@@ -127,11 +135,11 @@ def compare(root: Path, lecture: str) -> Report:
             report.skipped.append((student, "no notebook"))
             continue
         try:
-            answers[student] = student_answers(notebooks[0], starts)
+            answers[student] = {i: own_code(code, starts[i]) for i, code in student_answers(notebooks[0], starts).items()}
         except (json.JSONDecodeError, UnicodeDecodeError, OSError) as error:
             report.skipped.append((student, f"{notebooks[0].name} is not a readable notebook ({type(error).__name__})"))
             continue
-        text = "\n\n".join(answers[student].get(i, "") for i in starts)
+        text = "\n\n".join(f"# {i}\n{answers[student][i]}" for i in starts if answers[student].get(i))
         documents[student] = (text, _fingerprint(student, text, boilerplate))
     report.students = sorted(documents)
     for a, b in itertools.combinations(report.students, 2):
@@ -148,7 +156,7 @@ def compare(root: Path, lecture: str) -> Report:
                 overlap, (share, _), slices = compare_files(mine, theirs)
                 if share >= PACKAGE_SHARE and overlap >= MIN_TOKENS and (best is None or share > best.share):
                     best = PackageMatch(student, exercise, name, float(share), int(overlap),
-                                        (_marked(code, slices[0]), _marked(module_code, slices[1])))
+                                        (_marked(code, slices[0]), _marked(module_code, slices[1], context=4)))
             if best:
                 report.package.append(best)
     report.pairs.sort(key=lambda p: -min(p.share_first, p.share_second))
@@ -172,31 +180,29 @@ numbers are set aside; the exercises' own signatures and docstrings never count.
 """
 
 
+def _section(title: str, header: tuple, rows: list, none: str) -> list[str]:
+    """A heading, a table (``rows`` of (cells, heading of the side-by-side view, marked code pair)) and, under
+    it, each row's two sides. Every cell and heading is escaped here; the marked code is escaped already."""
+    e = html.escape
+    if not rows:
+        return [f"<h2>{e(title)}</h2>", f"<p>{e(none)}</p>"]
+    parts = [f"<h2>{e(title)}</h2>", "<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in header) + "</tr>"]
+    parts += ["<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in cells) + "</tr>" for cells, _, _ in rows]
+    parts.append("</table>")
+    parts += [f"<h3>{e(heading)}</h3><div class='side'><pre>{left}</pre><pre>{right}</pre></div>"
+              for _, heading, (left, right) in rows]
+    return parts
+
+
 def render(report: Report) -> str:
     e = html.escape
-    parts = ["<h2>Pairs of students</h2>"]
-    if report.pairs:
-        parts.append("<table><tr><th>student</th><th>student</th><th>share of the first's code</th>"
-                     "<th>share of the second's code</th><th>shared characters</th></tr>")
-        parts += [f"<tr><td>{e(p.first)}</td><td>{e(p.second)}</td><td>{p.share_first:.0%}</td>"
-                  f"<td>{p.share_second:.0%}</td><td>{p.overlap}</td></tr>" for p in report.pairs]
-        parts.append("</table>")
-        for p in report.pairs:
-            parts.append(f"<h3>{e(p.first)} and {e(p.second)}</h3><div class='side'>"
-                         f"<pre>{p.marked[0]}</pre><pre>{p.marked[1]}</pre></div>")
-    else:
-        parts.append("<p>No pair flagged.</p>")
-    parts.append("<h2>Answers that match the mlcourse package</h2>")
-    if report.package:
-        parts.append("<table><tr><th>student</th><th>exercise</th><th>module</th><th>share of the answer</th></tr>")
-        parts += [f"<tr><td>{e(m.student)}</td><td>{e(m.exercise)}</td><td>{e(m.module)}</td><td>{m.share:.0%}</td></tr>"
-                  for m in report.package]
-        parts.append("</table>")
-        for m in report.package:
-            parts.append(f"<h3>{e(m.student)}, {e(m.exercise)}, and {e(m.module)}</h3><div class='side'>"
-                         f"<pre>{m.marked[0]}</pre><pre>{m.marked[1]}</pre></div>")
-    else:
-        parts.append("<p>No answer flagged.</p>")
+    parts = _section("Pairs of students",
+                     ("student", "student", "share of the first's code", "share of the second's code", "shared characters"),
+                     [((p.first, p.second, f"{p.share_first:.0%}", f"{p.share_second:.0%}", p.overlap),
+                       f"{p.first} and {p.second}", p.marked) for p in report.pairs], "No pair flagged.")
+    parts += _section("Answers that match the mlcourse package", ("student", "exercise", "module", "share of the answer"),
+                      [((m.student, m.exercise, m.module, f"{m.share:.0%}"), f"{m.student}, {m.exercise}, and {m.module}",
+                        m.marked) for m in report.package], "No answer flagged.")
     if report.skipped:
         parts.append("<h2>Left out</h2><ul>" + "".join(f"<li>{e(s)}: {e(why)}</li>" for s, why in report.skipped) + "</ul>")
     return PAGE.format(lecture=e(report.lecture), summary=e(summary(report)), body="\n".join(parts))
