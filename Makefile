@@ -32,7 +32,7 @@ ZIP ?=
 ROSTER ?=
 # make hub-release / hub-collect LECTURE=12-pca: nbgrader's exchange on a shared JupyterHub
 EXCHANGE ?= /srv/nbgrader/exchange
-# make student-copy DEST=../ml-course-students   (FORCE=1 replaces what DEST holds)
+# make student-copy DEST=../ml-course-students   (FORCE=1 replaces the copy's own parts there, keeps the rest: .git...)
 DEST ?=
 
 .PHONY: setup lab test execute release collect hub-release hub-collect autograde feedback export similarity bench student-copy clean
