@@ -11,7 +11,8 @@ Conventions of the lecture:
   largest absolute value (the first such entry on a tie) is positive. scikit-learn's ``PCA`` (version 1.5 on)
   uses the same rule, so the components agree with its ``components_`` entry for entry;
 * with ``standardise=True`` every feature is divided by its standard deviation (1/n) after centring, and a
-  constant feature by 1 (it stays 0); projections work in those units, reconstructions return to the data's.
+  constant feature (variance within round-off, as scikit-learn's StandardScaler decides) by 1; projections
+  work in those units, reconstructions return to the data's.
 """
 
 from __future__ import annotations
@@ -72,11 +73,16 @@ def sign_convention(components) -> np.ndarray:
     return Q * np.where(largest < 0, -1.0, 1.0)[:, None]
 
 
-def _scale(Xc: np.ndarray, standardise: bool) -> np.ndarray:
+def _scale(Xc: np.ndarray, mean: np.ndarray, standardise: bool) -> np.ndarray:
+    """Each feature's standard deviation, or 1 for a constant feature: one whose variance is within the
+    round-off of computing it (the test of scikit-learn's StandardScaler), so a column of 0.1s whose mean came
+    out as 0.1 - 3e-17 is not blown up into a feature of variance 1."""
     if not standardise:
         return np.ones(Xc.shape[1])
-    std = np.sqrt((Xc**2).mean(axis=0))
-    return np.where(std > 0, std, 1.0)
+    n, eps = len(Xc), np.finfo(float).eps
+    var = (Xc**2).mean(axis=0)
+    constant = var <= n * eps * var + (n * mean * eps) ** 2
+    return np.where(constant, 1.0, np.sqrt(var))
 
 
 def _k(k, n: int, d: int) -> int:
@@ -107,7 +113,7 @@ def fit_pca(X, k=None, *, standardise: bool = False, method: str = "svd") -> PCA
     k = _k(k, n, d)
     mean = X.mean(axis=0)
     Xc = X - mean
-    scale = _scale(Xc, standardise)
+    scale = _scale(Xc, mean, standardise)
     if standardise:
         Xc = Xc / scale
     if method == "svd":
