@@ -32,7 +32,8 @@ class PCA:
     """A fitted principal component analysis: the mean and the scale of each feature (ones unless standardised),
     the ``k`` components as orthonormal rows, their variances (the ``k`` largest eigenvalues of the covariance),
     the total variance (the trace: the sum of all ``d`` eigenvalues), the explained-variance ratios
-    ``variances / total_variance``, and the number of points ``n``."""
+    ``variances / total_variance`` (zeros when every point is the same, where scikit-learn gives NaN), and the
+    number of points ``n``."""
 
     mean: np.ndarray
     scale: np.ndarray
@@ -118,7 +119,7 @@ def fit_pca(X, k=None, *, standardise: bool = False, method: str = "svd") -> PCA
         Xc = Xc / scale
     if method == "svd":
         # For a tall Xc = QR the SVD of the small triangle R has the same singular values and right singular
-        # vectors, and QR is as stable as the SVD: a third of the time when n >> d.
+        # vectors, and QR is as stable as the SVD: about half the time when n >> d.
         small = np.linalg.qr(Xc, mode="r") if n >= 2 * d else Xc
         _, s, Vt = np.linalg.svd(small, full_matrices=False)
         eigenvalues, vectors = s**2 / n, Vt
