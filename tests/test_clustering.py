@@ -90,6 +90,17 @@ def test_update_centres_equals_a_loop_over_the_clusters():
                                    atol=1e-14 * np.abs(X).max())
 
 
+def test_update_centres_on_data_too_large_for_the_dense_membership_matrix():
+    """Beyond k n = 4e6 the sums come from one bincount per column instead of the (k, n) product."""
+    rng = np.random.default_rng(13)
+    n, d, k = 500_000, 3, 9
+    X = rng.standard_normal((n, d)) + 100.0
+    labels = rng.integers(0, k - 1, n)                     # cluster k - 1 stays empty: it keeps its previous centre
+    previous = rng.standard_normal((k, d))
+    expected = np.array([X[labels == j].mean(axis=0) for j in range(k - 1)] + [previous[-1]])
+    np.testing.assert_allclose(clustering.update_centres(X, labels, k, previous), expected, rtol=1e-12)
+
+
 def test_lloyd_stops_at_a_local_minimum():
     """Four corners of a 4 x 1 rectangle, K = 2: splitting left from right costs 2, top from bottom 16; started
     with one centre per long side, Lloyd keeps the bad split."""

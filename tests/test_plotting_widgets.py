@@ -582,6 +582,49 @@ def test_em_explorer_names_bad_input(call, pattern):
         call()
 
 
+@pytest.mark.parametrize("value, label", [(1e-4, "10⁻⁴"), (0.01, "10⁻²"), (1.0, "1"), (10.0, "10¹"), (1e12, "10¹²"),
+                                          (0.5, "0.5"), (2e5, "200000"), (0.0, ""), (-1.0, "")])
+def test_power_of_ten_label(value, label):
+    assert plotting.power_of_ten_label(value) == label
+
+
+def test_log_ticks_keeps_the_powers_of_ten_drops_the_minor_ticks_and_reads_back():
+    fig, ax = plt.subplots()
+    ax.loglog([1e-4, 1e2], [1.0, 1e5])
+    plotting.log_ticks(ax)
+    fig.canvas.draw()
+    for axis in (ax.xaxis, ax.yaxis):
+        assert axis.get_minorticklocs().size == 0
+        low, high = axis.get_view_interval()
+        shown = [(loc, t.get_text()) for loc, t in zip(axis.get_majorticklocs(), axis.get_majorticklabels()) if low <= loc <= high]
+        assert len(shown) >= 4
+        for loc, text in shown:                                  # each label is its tick's value, read back
+            assert "$" not in text
+            exponent = text[2:].translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")) if text.startswith("10") else "0"
+            assert 10.0 ** int(exponent) == pytest.approx(loc)
+    assert ax.get_xscale() == "log" and ax.get_xlim()[0] < 1e-3          # the scale and the data are untouched
+
+
+def test_log_ticks_on_a_short_axis_ticks_1_2_5_and_names_bad_input():
+    fig, ax = plt.subplots()
+    ax.semilogx([0.05, 3.0], [1.0, 2.0])
+    plotting.log_ticks(ax, "x")
+    fig.canvas.draw()
+    low, high = ax.xaxis.get_view_interval()
+    texts = [t.get_text() for loc, t in zip(ax.get_xticks(), ax.get_xticklabels()) if low <= loc <= high]
+    assert texts == ["0.05", "0.1", "0.2", "0.5", "1", "2"]
+    fig2, both = plt.subplots()                                  # each axis gets its own style
+    both.loglog([0.01, 0.5], [10.0, 1e8])
+    plotting.log_ticks(both)
+    fig2.canvas.draw()
+    assert "0.1" in [t.get_text() for t in both.get_xticklabels()]           # not 10⁻¹
+    assert "10⁶" in [t.get_text() for t in both.get_yticklabels()]
+    with pytest.raises(ValueError, match="the y axis is not on a log scale"):
+        plotting.log_ticks(ax, "y")
+    with pytest.raises(ValueError, match='which must be "x", "y" or "both"'):
+        plotting.log_ticks(ax, "z")
+
+
 def test_plot_image_grid_places_every_image_and_leaves_gaps():
     images = np.arange(5 * 6, dtype=float).reshape(5, 6)            # five 2 x 3 images
     fig, ax = plt.subplots()

@@ -107,17 +107,22 @@ def update_centres(X, labels, k, previous=None) -> np.ndarray:
 
 
 def _cluster_means(X, labels, k, previous):
-    """The update step on checked input. The sums of the clusters are one product with the (n, k) membership
-    matrix ``M[i, z_i] = 1``, kept sparse (one 1 per row): a third of the time of a ``bincount`` per column."""
-    from scipy.sparse import csr_matrix      # imported here: SciPy costs time at start-up
-
+    """The update step on checked input. The sums of the clusters are one product ``M @ X`` with the (k, n)
+    membership matrix ``M[z_i, i] = 1`` while it fits in 32 MB (at n = 10^5, k = d = 10, 0.6 times the time of a
+    ``bincount`` per column, and as fast as a SciPy sparse product, which costs a millisecond of overhead on small
+    data and a third of a second to import); beyond that, one ``bincount`` per column."""
     n = X.shape[0]
     counts = np.bincount(labels, minlength=k)
     empty = counts == 0
     if empty.any() and previous is None:
         raise ValueError(f"cluster {int(np.flatnonzero(empty)[0])} has no point, and no previous centre was given to keep")
-    membership = csr_matrix((np.ones(n), labels, np.arange(n + 1)), shape=(n, k))
-    means = (membership.T @ X) / np.maximum(counts, 1)[:, None]
+    if k * n <= 4_000_000:
+        membership = np.zeros((k, n))
+        membership[labels, np.arange(n)] = 1.0
+        sums = membership @ X
+    else:
+        sums = np.column_stack([np.bincount(labels, weights=column, minlength=k) for column in X.T])
+    means = sums / np.maximum(counts, 1)[:, None]
     return np.where(empty[:, None], previous, means) if empty.any() else means
 
 
@@ -327,7 +332,7 @@ def _mixture(X, weights, means, covariances):
     means = _centres(means, X.shape[1])
     k, d = means.shape
     weights = np.asarray(weights, dtype=float)
-    if weights.shape != (k,) or np.any(weights < 0) or not np.isclose(weights.sum(), 1.0, rtol=0, atol=1e-9):
+    if weights.shape != (k,) or np.any(weights < 0) or not abs(weights.sum() - 1.0) <= 1e-9:
         raise ValueError(f"weights must be {k} non-negative numbers summing to 1; got {weights!r:.80}")
     covariances = np.asarray(covariances, dtype=float)
     if covariances.shape != (k, d, d):
@@ -354,12 +359,12 @@ def gaussian_log_densities(X, means, covariances) -> np.ndarray:
     if covariances.shape != (k, d, d):
         raise ValueError(f"covariances must have shape ({k}, {d}, {d}); got {covariances.shape}")
     factors = _cholesky(covariances)
+    constant = np.log(np.diagonal(factors, axis1=1, axis2=2)).sum(axis=1) + 0.5 * d * np.log(2 * np.pi)
     out = np.empty((X.shape[0], k))
-    for j in range(k):                               # K is small; each solve is vectorised over the points
-        u = np.linalg.solve(factors[j], (X - means[j]).T)
-        with np.errstate(over="ignore"):             # a point beyond 1e154 standard deviations: log-density -inf
-            out[:, j] = (-0.5 * (u**2).sum(axis=0) - np.log(np.diag(factors[j])).sum()
-                         - 0.5 * d * np.log(2 * np.pi))
+    with np.errstate(over="ignore"):                 # a point beyond 1e154 standard deviations: log-density -inf
+        for j in range(k):                           # K is small; each solve is vectorised over the points
+            u = np.linalg.solve(factors[j], (X - means[j]).T)
+            out[:, j] = -0.5 * (u**2).sum(axis=0) - constant[j]
     return out
 
 
@@ -391,7 +396,8 @@ def m_step(X, resp, covariance_floor: float = 1e-6):
     with ``n_k = sum_i r_ik``, and ``covariance_floor`` added to each covariance's diagonal."""
     X = as_matrix(X)
     resp = np.asarray(resp, dtype=float)
-    if resp.ndim != 2 or resp.shape[0] != X.shape[0] or np.any(resp < 0) or not np.allclose(resp.sum(axis=1), 1, atol=1e-8):
+    if (resp.ndim != 2 or resp.shape[0] != X.shape[0] or np.any(resp < 0)
+            or not np.all(np.abs(resp.sum(axis=1) - 1) <= 1e-5 + 1e-8)):          # np.allclose's test, faster
         raise ValueError(f"resp must have shape ({X.shape[0]}, K), entries >= 0 and rows summing to 1; got shape {resp.shape}")
     floor = nonnegative_float(covariance_floor, "covariance_floor")
     counts = resp.sum(axis=0)
@@ -401,8 +407,8 @@ def m_step(X, resp, covariance_floor: float = 1e-6):
     covariances = np.empty((resp.shape[1], X.shape[1], X.shape[1]))
     for j in range(resp.shape[1]):
         centred = X - means[j]
-        covariances[j] = (resp[:, j, None] * centred).T @ centred / counts[j] + floor * np.eye(X.shape[1])
-    return counts / X.shape[0], means, covariances
+        covariances[j] = (resp[:, j, None] * centred).T @ centred / counts[j]
+    return counts / X.shape[0], means, covariances + floor * np.eye(X.shape[1])
 
 
 def fit_gmm(X, k, means_init=None, weights_init=None, covariances_init=None, seed=0, max_iter: int = 100,

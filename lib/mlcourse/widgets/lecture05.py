@@ -75,7 +75,7 @@ def draw_knn_explorer(k: int, p: float, n: int, seed: int = 0, resolution: int =
     bar.set_ylim(0, 0.55)
     bar.set_ylabel("error")
     bar.set_title("errors (test: 1000 fresh points)", fontsize="medium")
-    fig.tight_layout()
+    fig.subplots_adjust(left=0.05, right=0.99, bottom=0.11, top=0.93, wspace=0.25)
     plt.show()
     return train_err, test_err
 

@@ -8,6 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .. import smoothing
+from ..plotting import log_ticks
 from .._checks import positive_float, positive_int
 from ._common import _readable
 
@@ -73,12 +74,13 @@ def draw_bandwidth(h: float, kernel: str = "gaussian", n: int = 80, seed: int = 
         best = bandwidths[np.nanargmin(curve)]
         ax.axvline(best, color="0.5", lw=0.8, ls="--", label=f"best h = {best:.3g}")
     ax.set_ylim(0, 0.6)
+    log_ticks(ax, "x")
     ax.set_xlabel("bandwidth $h$")
     ax.set_ylabel("leave-one-out error")
     ax.set_title("LOO error at h: " + ("undefined (a point has no neighbour within h)" if np.isnan(loo_here)
                                        else f"{loo_here:.3f}"), fontsize="medium")
     ax.legend(fontsize="small", loc="upper left")
-    fig.tight_layout()
+    fig.subplots_adjust(left=0.05, right=0.99, bottom=0.13, top=0.93, wspace=0.22)
     plt.show()
     return estimate, loo_here
 

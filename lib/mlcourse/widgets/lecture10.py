@@ -6,6 +6,7 @@ import numpy as np
 import matplotlib.pyplot as plt
 
 from .. import pac
+from ..plotting import log_ticks
 from .._checks import nonnegative_int, open_unit_float, positive_int
 from ._common import _readable
 
@@ -34,6 +35,7 @@ def draw_sample_sizes(eps: float, delta: float, class_size: int, vc_dim: int, re
                                (lambda e: pac.vc_sample_size(e, delta, vc_dim), "C2--", f"VC bound, d = {vc_dim}")):
         ax.loglog(grid, [bound(e) for e in grid], style, label=name)
     ax.axvline(eps, color="k", lw=0.8)
+    log_ticks(ax)
     ax.set_xlabel("accuracy ε")
     ax.set_ylabel("examples needed, n")
     ax.set_title(f"at ε = {eps:.2g}, δ = {delta:.2g}: realizable n = {sizes[0]}, agnostic {sizes[1]}, VC {sizes[2]:.3g}",
@@ -47,11 +49,12 @@ def draw_sample_sizes(eps: float, delta: float, class_size: int, vc_dim: int, re
     ax.axhline(delta, color="C3", lw=1, label="δ")
     ax.axvline(sizes[0], color="C0", lw=0.8, ls="--", label="realizable n")
     ax.set_ylim(-0.02, 1.02)
+    log_ticks(ax, "x")
     ax.set_xlabel("sample size n")
     ax.set_ylabel(f"P(a consistent h has risk > {eps:.2g})")
     ax.set_title(f"thresholds on {class_size} grid points: {at_bound:.3f} at n = {sizes[0]}", fontsize="medium")
     ax.legend(fontsize="small")
-    fig.subplots_adjust(left=0.07, right=0.98, wspace=0.28, bottom=0.14)
+    fig.subplots_adjust(left=0.06, right=0.99, bottom=0.13, top=0.93, wspace=0.28)
     plt.show()
     return sizes[0], sizes[1], sizes[2], at_bound
 
