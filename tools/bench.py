@@ -44,6 +44,9 @@ import course  # noqa: E402
 from course import KERNEL, lectures  # noqa: E402
 
 
+ROUNDS = 5      # a shared machine's speed can swing by half within a minute: three rounds left the ratio +-0.5
+
+
 def run_seconds(nb, cwd: Path) -> float:
     start = time.perf_counter()
     NotebookClient(nb, kernel_name=KERNEL, timeout=600, resources={"metadata": {"path": str(cwd)}}).execute()
@@ -419,13 +422,13 @@ def main() -> None:
     args = parser.parse_args()
     floor = floor_seconds()
     print(f"floor: fresh kernel importing numpy and matplotlib: {floor:.2f} s (median of 3)")
-    print("each notebook: 3 rounds of (the floor, then the notebook); medians of the seconds and of the ratios,")
+    print(f"each notebook: {ROUNDS} rounds of (the floor, then the notebook); medians of the seconds and of the ratios,")
     print("so that a machine whose speed drifts compares each run with a floor taken just before it")
     print(f"{'notebook':<52} {'seconds':>8} {'x floor':>8}")
     for name in args.notebooks_only or lectures():
         for path in sorted((ROOT / "solutions" / name).glob("*.ipynb")):
             rounds = []
-            for _ in range(3):
+            for _ in range(ROUNDS):
                 before = floor_seconds(repeat=1)
                 rounds.append((run_seconds(nbformat.read(path, as_version=4), path.parent), before))
             seconds = statistics.median(t for t, _ in rounds)
