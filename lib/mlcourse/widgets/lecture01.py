@@ -63,7 +63,7 @@ def draw_polynomial_fit(degree: int, n: int, seed: int, noise: float = 0.3, n_cu
     bar.set_ylabel("mean squared error")
     bar.legend(loc="upper left", fontsize="small")
     bar.set_title(f"bias$^2$ = {terms.bias2:.4f}, variance = {terms.variance:.4f}", fontsize="medium")
-    fig.tight_layout()
+    fig.subplots_adjust(left=0.06, right=0.99, bottom=0.12, top=0.93, wspace=0.25)
     plt.show()
     return train, test, terms
 

@@ -47,7 +47,7 @@ def draw_perceptron_step(gamma: float, seed: int, step: int, n: int = 40):
             color=["#7570b3", "#bbbbbb", "#e7298a"])
     bar.set_title("Novikoff: mistakes $\\leq (r/\\gamma)^2$")
     bar.tick_params(axis="x", labelrotation=30)
-    fig.tight_layout()
+    fig.subplots_adjust(left=0.07, right=0.98, bottom=0.21, top=0.94, wspace=0.3)
     plt.show()
     return run.n_mistakes, bound
 

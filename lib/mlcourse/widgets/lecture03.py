@@ -55,7 +55,7 @@ def draw_gaussian_likelihood(mu: float, sigma2: float, n: int, seed: int, n_samp
     hist.axvline((n - 1) / n * sigma2, color="#7570b3", ls=":", lw=2, label=r"$\frac{n-1}{n}\sigma_0^2$")
     hist.set(xlabel=r"$\hat\sigma^2$", yticks=[], title=f"variance MLE over {n_samples} samples of size {n}")
     hist.legend(fontsize="small")
-    fig.tight_layout()
+    fig.subplots_adjust(left=0.07, right=0.99, bottom=0.14, top=0.93, wspace=0.25)
     plt.show()
     return fit, float(others.mean())
 

@@ -72,7 +72,7 @@ def draw_bayes_explorer(shift_x: float, shift_y: float, rho: float, spread: floa
     bar.set_ylim(0, 0.55)
     bar.set_ylabel("error $P(g(X) \\neq Y)$")
     bar.set_title(f"prior $P(Y=1)$ = {prior:.2f}", fontsize="medium")
-    fig.tight_layout()
+    fig.subplots_adjust(left=0.05, right=0.99, bottom=0.11, top=0.93, wspace=0.25)
     plt.show()
     return bayes_err, naive_err, constant_err
 
