@@ -92,6 +92,8 @@ def test_nearest_neighbours_equal_a_stable_argsort_with_many_ties():
         D = ((Q[:, None] - X[None]) ** 2).sum(2)
         np.testing.assert_array_equal(neighbours.nearest_neighbours(X, Q, k),
                                       np.argsort(D, axis=1, kind="stable")[:, :k])
+        np.testing.assert_array_equal(np.sort(neighbours.nearest_neighbours(X, Q, k, ordered=False), axis=1),
+                                      np.sort(np.argsort(D, axis=1, kind="stable")[:, :k], axis=1))
 
 
 @pytest.mark.parametrize("layout", ["grid", "grid sorted", "continuous"])
@@ -112,6 +114,8 @@ def test_nearest_neighbours_equal_a_stable_argsort_in_blocks_and_past_the_sample
         for k in (1, 7, int(rng.integers(8, 300))):
             np.testing.assert_array_equal(neighbours.nearest_neighbours(X, Q, k),
                                           np.argsort(D, axis=1, kind="stable")[:, :k])
+            np.testing.assert_array_equal(np.sort(neighbours.nearest_neighbours(X, Q, k, ordered=False), axis=1),
+                                          np.sort(np.argsort(D, axis=1, kind="stable")[:, :k], axis=1))
 
 
 def brute_knn(X, y, Q, k):

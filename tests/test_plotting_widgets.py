@@ -671,3 +671,23 @@ def test_draw_reconstructions_follows_the_eigenvalues_and_the_images_change():
 def test_reconstruction_explorer_names_bad_input(call, pattern):
     with pytest.raises((ValueError, TypeError), match=pattern):
         call()
+
+
+def test_widgets_package_imports_a_lecture_module_only_when_asked():
+    """``mlcourse.widgets`` loads each explorer's module on first use, so a lecture's explorer cell does not
+    import all twelve; every exported name still resolves to its lecture's function."""
+    import subprocess
+    import sys
+
+    probe = ("import sys, mlcourse.widgets as w; before = sorted(m for m in sys.modules if 'lecture' in m); "
+             "w.knn_explorer; after = sorted(m for m in sys.modules if 'lecture' in m); print(before, after)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[] ['mlcourse.widgets.lecture05']"
+    import importlib
+
+    for name in widgets.__all__:
+        module = importlib.import_module(f"mlcourse.widgets.{widgets._WHERE[name]}")
+        assert getattr(widgets, name) is getattr(module, name)
+    assert set(widgets.__all__) <= set(dir(widgets))
+    with pytest.raises(AttributeError, match="no_such_explorer"):
+        widgets.no_such_explorer

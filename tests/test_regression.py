@@ -50,6 +50,18 @@ def test_least_squares_by_blocks_of_rows_equals_lstsq():
     np.testing.assert_allclose(regression.least_squares(X, y), np.linalg.lstsq(X, y, rcond=None)[0], rtol=1e-8)
 
 
+@pytest.mark.parametrize("d", [1, 2, 7, 150])
+def test_triangular_solves_equal_scipys(d):
+    from scipy.linalg import solve_triangular
+
+    rng = np.random.default_rng(d)
+    A = rng.standard_normal((d, d))
+    L = np.tril(A) + d * np.eye(d)            # well away from singular, so both agree to round-off
+    z = rng.standard_normal(d)
+    np.testing.assert_allclose(regression._solve_lower(L, z), solve_triangular(L, z, lower=True), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(regression._solve_upper(L.T, z), solve_triangular(L.T, z, lower=False), rtol=1e-12, atol=1e-14)
+
+
 def test_qr_keeps_the_digits_the_normal_equations_lose():
     rng = np.random.default_rng(2)
     for kappa in (1e6, 1e7):

@@ -135,9 +135,11 @@ def _train_query(X_train, X_query, k):
     return X_train, X_query, k
 
 
-def nearest_neighbours(X_train, X_query, k=1, p=2.0) -> np.ndarray:
+def nearest_neighbours(X_train, X_query, k=1, p=2.0, *, ordered=True) -> np.ndarray:
     """Indices (m, k) of the ``k`` training points nearest to each query, nearer first; points at the
     same distance in the order of ``X_train`` (exactly a stable argsort of each row, first k).
+    ``ordered=False`` gives each row's same k indices in no particular order, sooner (for a vote or a
+    mean, which do not need the order).
 
     >>> nearest_neighbours([[0.0], [2.0], [-2.0]], [[1.0]], k=2)
     array([[0, 1]])
@@ -154,7 +156,7 @@ def nearest_neighbours(X_train, X_query, k=1, p=2.0) -> np.ndarray:
     else:
         distances = lambda Q: minkowski_distances(Q, X_train, p)
     block = max(1, _BLOCK_ENTRIES // len(X_train))               # bounds the memory, not the answer
-    return np.concatenate([_k_smallest(distances(X_query[i:i + block]), k)
+    return np.concatenate([_k_smallest(distances(X_query[i:i + block]), k, ordered)
                            for i in range(0, len(X_query), block)])
 
 
@@ -162,7 +164,7 @@ _BLOCK_ENTRIES = 1 << 20        # 8 MiB of float64 distances per block of querie
 _SAMPLE = 256                   # columns sampled to bound the k-th smallest entry of a row
 
 
-def _k_smallest(D, k) -> np.ndarray:
+def _k_smallest(D, k, ordered=True) -> np.ndarray:
     """Column indices of the k smallest entries of each row of ``D``, smaller first, equal entries in
     column order: exactly ``np.argsort(D, axis=1, kind="stable")[:, :k]``, without sorting all of it.
 
@@ -170,20 +172,22 @@ def _k_smallest(D, k) -> np.ndarray:
     the entries at or below it (a few per cent) are candidates: they go into a narrow matrix, in column
     order, padded with inf, and the exact selection runs on that."""
     m, n = D.shape
+    if k == 1:
+        return np.argmin(D, axis=1)[:, None]                   # the first of equal minima: the stable rule
     if n < 4 * _SAMPLE or k > _SAMPLE:
-        return _k_smallest_exact(D, k)
+        return _k_smallest_exact(D, k, ordered)
     bound = np.partition(D[:, ::n // _SAMPLE], k - 1, axis=1)[:, k - 1:k]
     row, col = np.divmod(np.flatnonzero(D <= bound), n)         # row by row, columns in order
     count = np.bincount(row, minlength=m)
     slot = np.arange(len(row)) - np.repeat(np.cumsum(count) - count, count)
     narrow, where = np.full((m, count.max()), np.inf), np.zeros((m, count.max()), dtype=np.intp)
     narrow[row, slot], where[row, slot] = D[row, col], col
-    return np.take_along_axis(where, _k_smallest_exact(narrow, k), axis=1)
+    return np.take_along_axis(where, _k_smallest_exact(narrow, k, ordered), axis=1)
 
 
-def _k_smallest_exact(D, k) -> np.ndarray:
+def _k_smallest_exact(D, k, ordered=True) -> np.ndarray:
     if k == D.shape[1]:
-        return np.argsort(D, axis=1, kind="stable")
+        return np.argsort(D, axis=1, kind="stable") if ordered else np.broadcast_to(np.arange(k), D.shape)
     kth = np.partition(D, k - 1, axis=1)[:, k - 1:k]
     within = D <= kth
     exact = within.sum(axis=1) == k                  # no tie at the k-th distance: take all of them
@@ -193,6 +197,8 @@ def _k_smallest_exact(D, k) -> np.ndarray:
     tied = ~exact
     if tied.any():
         chosen[tied] = np.sort(np.argsort(D[tied], axis=1, kind="stable")[:, :k], axis=1)
+    if not ordered:
+        return chosen
     dist = np.take_along_axis(D, chosen, axis=1)
     return np.take_along_axis(chosen, np.argsort(dist, axis=1, kind="stable"), axis=1)
 
@@ -207,9 +213,10 @@ def knn_predict(X_train, y_train, X_query, k=1, p=2.0) -> np.ndarray:
     X_train, X_query, k = _train_query(X_train, X_query, k)
     y_train = _labels(y_train, len(X_train))
     labels, code = np.unique(y_train, return_inverse=True)
-    nearest = nearest_neighbours(X_train, X_query, k, p)
-    votes = np.zeros((len(X_query), len(labels)), dtype=int)
-    np.add.at(votes, (np.repeat(np.arange(len(X_query)), k), code[nearest].ravel()), 1)
+    nearest = nearest_neighbours(X_train, X_query, k, p, ordered=False)
+    m, c = len(X_query), len(labels)
+    cells = (np.arange(m)[:, None] * c + code[nearest]).ravel()       # (query, label) of each neighbour
+    votes = np.bincount(cells, minlength=m * c).reshape(m, c)
     return labels[argmax_ties_to_largest(votes)]
 
 

@@ -146,15 +146,20 @@ def _triangular_factor(A, rows: int = 4096) -> np.ndarray:
 
 
 def _solve_upper(R, z):
-    from scipy.linalg import solve_triangular   # imported here: SciPy's linalg costs 0.1 s to import
-
-    return solve_triangular(R, z, lower=False)
+    """``x`` with ``R x = z``, ``R`` upper triangular: back substitution, the last unknown first. (Written
+    with NumPy: importing SciPy's linalg for it cost lecture 08 more time than all of its solves.)"""
+    x = np.empty(len(z))
+    for i in range(len(z) - 1, -1, -1):
+        x[i] = (z[i] - R[i, i + 1:] @ x[i + 1:]) / R[i, i]
+    return x
 
 
 def _solve_lower(L, z):
-    from scipy.linalg import solve_triangular
-
-    return solve_triangular(L, z, lower=True)
+    """``x`` with ``L x = z``, ``L`` lower triangular: forward substitution, the first unknown first."""
+    x = np.empty(len(z))
+    for i in range(len(z)):
+        x[i] = (z[i] - L[i, :i] @ x[:i]) / L[i, i]
+    return x
 
 
 def hat_matrix(X) -> np.ndarray:

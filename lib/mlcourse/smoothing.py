@@ -91,7 +91,7 @@ def knn_weights(X_train, X_query, k: int) -> np.ndarray:
     if k > X_train.shape[0]:
         raise ValueError(f"k = {k} is larger than the number of training points ({X_train.shape[0]})")
     W = np.zeros((X_query.shape[0], X_train.shape[0]))
-    np.put_along_axis(W, nearest_neighbours(X_train, X_query, k), 1.0 / k, axis=1)
+    np.put_along_axis(W, nearest_neighbours(X_train, X_query, k, ordered=False), 1.0 / k, axis=1)
     return W
 
 
@@ -102,7 +102,7 @@ def knn_regression(X_train, y_train, X_query, k: int) -> np.ndarray:
     k = positive_int(k, "k")
     if k > X_train.shape[0]:
         raise ValueError(f"k = {k} is larger than the number of training points ({X_train.shape[0]})")
-    return y_train[nearest_neighbours(X_train, X_query, k)].mean(axis=1)
+    return y_train[nearest_neighbours(X_train, X_query, k, ordered=False)].mean(axis=1)
 
 
 def loo_residuals(H, y) -> np.ndarray:
