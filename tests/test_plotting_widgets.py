@@ -259,7 +259,7 @@ def test_perceptron_stepper_builds_and_follows_the_margin_slider():
 def test_draw_knn_explorer_reports_the_errors_of_an_independent_knn(k, p, n):
     from sklearn.neighbors import KNeighborsClassifier
 
-    X, y, X_test, y_test = widgets._knn_sample(n, 3)
+    X, y, X_test, y_test = widgets.lecture05._knn_sample(n, 3)
     train_err, test_err = widgets.draw_knn_explorer(k, p, n, seed=3, resolution=20)
     plt.close("all")
     k = min(k, n)
@@ -271,7 +271,7 @@ def test_draw_knn_explorer_reports_the_errors_of_an_independent_knn(k, p, n):
 
 
 def test_knn_reference_errors_obey_cover_and_hart():
-    r_star, r_1nn = widgets._knn_reference()
+    r_star, r_1nn = widgets.lecture05._knn_reference()
     model = widgets.knn_classes()
     assert r_star == pytest.approx(bayes.bayes_error_gaussian(model), abs=1e-4)
     assert r_star < r_1nn < 2 * r_star * (1 - r_star)
@@ -676,6 +676,7 @@ def test_reconstruction_explorer_names_bad_input(call, pattern):
 def test_widgets_package_imports_a_lecture_module_only_when_asked():
     """``mlcourse.widgets`` loads each explorer's module on first use, so a lecture's explorer cell does not
     import all twelve; every exported name still resolves to its lecture's function."""
+    import importlib
     import subprocess
     import sys
 
@@ -683,8 +684,6 @@ def test_widgets_package_imports_a_lecture_module_only_when_asked():
              "w.knn_explorer; after = sorted(m for m in sys.modules if 'lecture' in m); print(before, after)")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[] ['mlcourse.widgets.lecture05']"
-    import importlib
-
     for name in widgets.__all__:
         module = importlib.import_module(f"mlcourse.widgets.{widgets._WHERE[name]}")
         assert getattr(widgets, name) is getattr(module, name)

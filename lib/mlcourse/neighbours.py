@@ -170,7 +170,8 @@ def _k_smallest(D, k, ordered=True) -> np.ndarray:
 
     The k-th smallest of a sample of columns bounds the k-th smallest of the row from above, so only
     the entries at or below it (a few per cent) are candidates: they go into a narrow matrix, in column
-    order, padded with inf, and the exact selection runs on that."""
+    order, padded with inf, and the exact selection runs on that. ``ordered=False`` returns each row's
+    same k columns unsorted."""
     m, n = D.shape
     if k == 1:
         return np.argmin(D, axis=1)[:, None]                   # the first of equal minima: the stable rule

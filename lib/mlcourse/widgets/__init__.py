@@ -6,11 +6,11 @@ Jupyter displays it; its ``draw_...`` function draws one frame and can be called
 Nothing here runs at import, so autograding never touches it.
 """
 
+from importlib import import_module
+
 # Each name is imported from its lecture's module when first asked for (PEP 562): importing all twelve
 # modules, and through them the whole library, cost every lecture's explorer cell about 0.1 s.
 _WHERE = {
-    "_knn_reference": "lecture05",
-    "_knn_sample": "lecture05",
     "bandwidth_explorer": "lecture09",
     "bayes_explorer": "lecture04",
     "draw_bandwidth": "lecture09",
@@ -39,15 +39,11 @@ _WHERE = {
     "two_gaussian_classes": "lecture04",
 }
 
-__all__ = sorted(name for name in _WHERE if not name.startswith("_"))
-
-
+__all__ = sorted(_WHERE)
 _MODULES = sorted(set(_WHERE.values()))
 
 
 def __getattr__(name):
-    from importlib import import_module
-
     if name in _MODULES:
         return import_module(f".{name}", __name__)
     if name not in _WHERE:
@@ -59,4 +55,3 @@ def __getattr__(name):
 
 def __dir__():
     return sorted(set(globals()) | set(_WHERE) | set(_MODULES))
-
