@@ -22,7 +22,7 @@ def knn_classes():
 
 
 @lru_cache(maxsize=1)
-def _knn_reference(resolution: int = 300):
+def _knn_reference(resolution: int = 200):
     """``(R*, R_1NN)`` of :func:`knn_classes` by the midpoint rule: ``R_1NN`` integrates
     ``2 eta (1 - eta) p(x) = 2 w_0 w_1 / (w_0 + w_1)`` with ``w_k = pi_k p_k(x)``."""
     from .. import bayes, mle
@@ -64,8 +64,7 @@ def draw_knn_explorer(k: int, p: float, n: int, seed: int = 0, resolution: int =
     ax.set_ylim(-3.2, 4.0)
     plot_regions(lambda P: neighbours.knn_predict(X, y, P, k=k, p=p), ax, resolution=resolution, alpha=0.25)
     plot_points(X, y, ax, size=10 if n > 300 else 18, legend=False)
-    ax.set_xlim(-3.2, 4.0)
-    ax.set_ylim(-3.2, 4.0)
+    ax.set(xlim=(-3.2, 4.0), ylim=(-3.2, 4.0), xticks=[], yticks=[])    # ticks would cost a third of the frame
     name = {1.0: "Manhattan", 2.0: "Euclidean"}.get(p, "max")
     ax.set_title(f"k = {k}, {name} distance, n = {n}", fontsize="medium")
     values = [train_err, test_err, r_1nn, r_star]
