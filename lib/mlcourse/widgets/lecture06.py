@@ -57,8 +57,7 @@ def draw_kernel_perceptron(data_set: str, kind: str, parameter: float, n: int = 
     plot_regions(predict, ax, resolution=resolution, alpha=0.25)
     plot_points(X, y, ax, size=14, legend=False)
     ax.scatter(*X[run.support].T, s=80, facecolors="none", edgecolors="k", linewidths=0.9, label="support")
-    ax.set_xlim(-3.2, 3.2)
-    ax.set_ylim(-3.2, 3.2)
+    ax.set(xlim=(-3.2, 3.2), ylim=(-3.2, 3.2), xticks=[], yticks=[])    # ticks would cost a third of the frame
     stop = f"converged in {run.n_epochs} passes" if run.converged else f"not converged after {run.n_epochs} passes"
     ax.set_title(f"{name}: {stop}, {run.n_mistakes} updates\n{len(run.support)} of {n} points are support; "
                  f"training error {train_err:.2f}, test error {test_err:.2f}", fontsize="medium")

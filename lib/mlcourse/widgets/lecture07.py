@@ -63,8 +63,7 @@ def draw_svm(data_set: str, kind: str, sigma: float, C: float, n: int = 100, see
     at_c = run.alpha >= C * (1 - 1e-9)
     ax.scatter(*X[run.on_margin].T, s=80, facecolors="none", edgecolors="k", linewidths=0.8, label="on the margin (0 < α < C)")
     ax.scatter(*X[at_c].T, s=80, facecolors="none", edgecolors="k", linewidths=2.0, label="α = C")
-    ax.set_xlim(*lim)
-    ax.set_ylim(*lim)
+    ax.set(xlim=lim, ylim=lim, xticks=[], yticks=[])                     # ticks would cost a third of the frame
     ax.set_title(f"{name}, C = {C:g}: {len(run.support)} support vectors of {n}\n"
                  f"training error {train_err:.2f}, test error {test_err:.2f}", fontsize="medium")
     ax.legend(loc="upper right", fontsize="small")
