@@ -49,7 +49,8 @@ def draw_gaussian_likelihood(mu: float, sigma2: float, n: int, seed: int, n_samp
            title=f"log-likelihood of one sample, n = {n}")
     ax.legend(loc="upper right", fontsize="small")
 
-    hist.hist(others, bins=60, range=(0, 3 * sigma2), density=True, histtype="stepfilled", color="#9ecae1")   # one patch, not 60
+    hist.hist(others, bins=60, range=(0, 3 * sigma2), density=True, histtype="stepfilled",   # one patch, not 60
+              color="#9ecae1")
     hist.axvline(sigma2, color="k", ls="--", label=r"true $\sigma_0^2$")
     hist.axvline(others.mean(), color="#d95f02", label=r"mean of $\hat\sigma^2$")
     hist.axvline((n - 1) / n * sigma2, color="#7570b3", ls=":", lw=2, label=r"$\frac{n-1}{n}\sigma_0^2$")
