@@ -23,8 +23,6 @@ def test_logsumexp_matches_scipy(axis, keepdims):
     rng = np.random.default_rng(3)
     for shape in ((5, 7), (1, 1), (4, 3, 2)):
         a = _random_logs(rng, shape)
-        if isinstance(axis, tuple) and len(shape) < 2:
-            continue
         with np.errstate(divide="ignore"):
             want = special.logsumexp(a, axis=axis, keepdims=keepdims)
         got = _special.logsumexp(a, axis=axis, keepdims=keepdims)
