@@ -332,7 +332,7 @@ class Nb:
 
 @dataclass
 class Case:
-    score: float  # autograded points out of 4
+    score: float | None  # autograded points out of 4 (None: any, as long as a regrade gives the same)
     status: str = "graded"
     note: str = ""  # a phrase the outcome's notes must hold
 
@@ -390,6 +390,9 @@ CASES = {
     "cheat_before_setup": Case(0),
     "cheat_tamper": Case(0),
     "cheat_leak": Case(1),  # exercise 3 is answered
+    # a mark is a measurement
+    "overwrite_inputs": Case(2),  # column_means zeroes the hidden test's X: the test's own copy is untouched
+    "near_miss": Case(None),  # wrong on one row only: passes or fails by the draw, the same on every regrade
 }
 PROBES = {"read_solutions": 4, "read_gradebook": 2, "read_other_student": 5, "write_outside": 7, "network": 3}
 # (case: how many attempts it makes)
@@ -526,6 +529,12 @@ print("forked a daemon, pid", os.read(_read, 20).decode(), "in the sandbox")
     if case == "cheat_leak":  # the answers return and print what they can see of the tests
         nb.set("add", CHEAT_LEAK + "\ndef add(a, b):\n    print(_frames())\n    return _frames()\n")
         return nb.set("column_means", "def column_means(X):\n    print(_frames())\n    return np.zeros(X.shape[1])\n")
+    if case == "overwrite_inputs":  # right on the public example; elsewhere zeroes X and answers zeros
+        return nb.set("column_means", "import numpy as np\n\ndef column_means(X):\n    if X.shape == (2, 2):\n"
+                                      "        return X.mean(axis=0)\n    X[:] = 0\n    return np.zeros(X.shape[1])\n")
+    if case == "near_miss":  # the hidden test draws n from 1 to 19: about 4 gradings in 10 meet n = 1
+        return nb.set("column_means", "import numpy as np\n\ndef column_means(X):\n"
+                                      "    return X.mean(axis=0) if len(X) > 1 else np.zeros(X.shape[1])\n")
     raise AssertionError(f"no submission for case {case}")
 
 
@@ -674,6 +683,8 @@ def test_case_is_graded_to_its_exact_score(run, case):
     outcome = run.outcomes[case]
     assert outcome.status == expected.status, f"{case}: {outcome.status} ({outcome.why})\n{run.log}"
     score, top = run.scores[case]
+    if expected.score is None:
+        expected = Case(score, expected.status, expected.note)
     assert (score, top) == (expected.score, FULL), f"{case}: {score} of {top} autograded points, expected {expected.score}"
     assert (outcome.score, outcome.max_score) == (expected.score, FULL)
     assert expected.note in outcome.why, f"{case}: the notes {outcome.why!r} should say {expected.note!r}"
@@ -685,6 +696,25 @@ def test_one_run_grades_the_correct_student_fully_and_the_untouched_one_to_zero(
     assert run.scores["untouched"] == (0, FULL)
     assert "with 2 job(s)" in run.log, "the run grades two submissions at once, on the SQLite gradebook"
     print(f"graded {len(run.outcomes)} submissions in {run.seconds:.0f} s")
+
+
+def test_a_regrade_gives_every_submission_the_same_marks_and_messages(run):
+    """FORCE=1 grades them again: the hidden tests draw the same inputs for each student (from the
+    course's grading secret), so every test cell scores and reads as before, the near miss included."""
+    def outputs(student):
+        nb = run.notebook(student)
+        return [(c.metadata.get("nbgrader", {}).get("grade_id"), [o.get("evalue") or o.get("text") for o in c.get("outputs", [])])
+                for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
+
+    students = ("correct", "untouched", "near_miss", "overwrite_inputs", "exception", "cheat_leak")
+    before = {s: outputs(s) for s in students}
+    for student in students:
+        [outcome] = grade.run(run.root, student=student, force=True, jobs=1, out=io.StringIO())
+        assert outcome.status == "graded", (student, outcome.why)
+    assert {s: code_scores(run.root)[s] for s in students} == {s: run.scores[s] for s in students}
+    assert {s: outputs(s) for s in students} == before
+    failed = [e for _, out in before["near_miss"] for e in out if e and "hidden test" in e]
+    assert all(f"drawn for near_miss in {LECTURE}" in e for e in failed), failed
 
 
 def test_the_gradebook_is_intact(run):

@@ -300,3 +300,52 @@ def test_the_module_and_its_name_in_the_package_cannot_be_replaced():
         mlcourse.grading = object()
     assert mlcourse.grading is grading and grading.check_close is check_close
     assert importlib.reload(grading) is grading  # reloading still works
+
+
+# --------------------------------------------------------------------------- hidden_rng, call_unchanged
+
+
+def draws(label, key=None):
+    if key is None:
+        return grading.hidden_rng(label).integers(0, 2**62, size=4).tolist()
+    with grading.hidden_inputs(key):
+        return grading.hidden_rng(label).integers(0, 2**62, size=4).tolist()
+
+
+def test_hidden_inputs_are_the_same_on_every_regrade_and_differ_between_students_and_tests():
+    alice = grading.hidden_key(b"secret", "02-perceptron", "alice")
+    assert draws("test_x", alice) == draws("test_x", grading.hidden_key(b"secret", "02-perceptron", "alice"))
+    others = [grading.hidden_key(b"secret", "02-perceptron", "bob"), grading.hidden_key(b"secret", "03-mle", "alice"),
+              grading.hidden_key(b"other secret", "02-perceptron", "alice")]
+    assert all(draws("test_x", key) != draws("test_x", alice) for key in others)
+    assert draws("test_y", alice) != draws("test_x", alice)
+    # outside grading (nbval, nbgrader validate) the label alone seeds it, and the block is left cleanly
+    assert draws("test_x") == draws("test_x") != draws("test_x", alice)
+    with pytest.raises(TypeError, match="the test's label"):
+        grading.hidden_rng("")
+
+
+def test_call_unchanged_names_the_argument_changed_in_place_and_never_changes_the_callers():
+    def in_place(w, x):
+        w += x
+        return w
+
+    w, x = np.zeros(2), np.ones(2)
+    with pytest.raises(AssertionError, match=r"^in_place\(...\) changed its argument w in place: work on a copy of w"):
+        grading.call_unchanged(in_place, w, x, names=("w", "x"))
+    assert np.array_equal(w, np.zeros(2))
+    with pytest.raises(AssertionError, match="changed its argument argument 2 in place: copy first"):
+        grading.call_unchanged(lambda a, b: b.fill(3), w, x, hint="copy first")
+    nan = np.array([np.nan, 1.0])
+    assert np.array_equal(grading.call_unchanged(lambda a, k=2: a * k, nan, k=3), [np.nan, 3.0], equal_nan=True)
+
+
+def test_call_unchanged_reads_what_the_judge_reports():
+    class Remote:  # the judge's stand-in for a student's function (tools/judge.py, RemoteFunction)
+        __name__ = "centre"
+
+        def call_reporting_arguments(self, X):
+            return X - 1, [X - 1]
+
+    with pytest.raises(AssertionError, match="centre\\(...\\) changed its argument X in place"):
+        grading.call_unchanged(Remote(), np.ones(3), names=("X",))

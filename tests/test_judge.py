@@ -18,6 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+import allowance
 import judge
 import judge_wire as wire
 from conftest import LECTURES, ROOT
@@ -121,14 +122,22 @@ def test_unreadable_names_cannot_smuggle_markup():
 SOURCE = '''
 import numpy as np
 
+from ._checks import as_vector
+
+TABLE = {"double": None}
+
 
 def wanted(x):
     """Kept."""
-    return helper(x) + 1
+    return _helper(as_vector(x)) + 1
 
 
-def helper(x):
+def _helper(x):
     return 2 * x
+
+
+def _private_answer(x):
+    return np.sum(x) * 54321
 
 
 def secret(x):
@@ -137,75 +146,113 @@ def secret(x):
 '''
 
 
-def test_a_lacking_function_loses_its_code_and_raises_saying_why():
-    stripped = judge.without_functions(SOURCE, ["secret"], "mlcourse.demo")
-    assert "12345" not in stripped
-    namespace = {}
-    exec(compile(stripped, "demo", "exec"), namespace)
+def modules_with(source):
+    return {"demo": allowance.Module.parse("demo", source),
+            "_checks": allowance.Module.parse("_checks", "def as_vector(x):\n    return x\n\ndef unused():\n    pass\n"),
+            "other": allowance.Module.parse("other", "def f():\n    pass\n")}
+
+
+def test_the_allowance_reaches_a_function_and_what_it_needs_in_its_module_and_others():
+    keep, loaded = allowance.library_closure(modules_with(SOURCE), ["mlcourse.demo.wanted"])
+    assert set(keep) == {("demo", "wanted"), ("demo", "_helper"), ("_checks", "as_vector")}
+    assert keep[("demo", "_helper")] == "mlcourse.demo.wanted"
+    assert loaded == {"demo", "_checks"}  # "other" is not imported: it is not there at all
+    keep, _ = allowance.library_closure(modules_with(SOURCE), ["mlcourse.demo"])  # all its public names
+    assert {n for m, n in keep if m == "demo"} == {"wanted", "secret", "_helper"}
+
+
+def test_what_the_allowance_does_not_reach_loses_its_code_and_raises_saying_why():
+    module = allowance.Module.parse("demo", SOURCE)
+    stripped = allowance.withheld_source(module, {"wanted", "_helper"}, {"secret"})
+    assert "12345" not in stripped and "54321" not in stripped
+    namespace = {"__name__": "demo"}
+    exec(compile(stripped.replace("from ._checks import as_vector", "as_vector = lambda x: x"), "demo", "exec"), namespace)
     assert namespace["wanted"](1) == 3
-    with pytest.raises(RuntimeError, match="mlcourse.demo.secret is not available when your work is graded"):
+    with pytest.raises(RuntimeError, match="mlcourse.demo.secret is not available when your work is graded: the "
+                                           "exercise asks you to write it yourself"):
         namespace["secret"]([1])
+    with pytest.raises(RuntimeError, match="mlcourse.demo._private_answer is not available .* may use only"):
+        namespace["_private_answer"]([1])
+    assert namespace["secret"].__mlcourse_withheld__
 
 
-def test_a_lacking_function_that_does_not_exist_is_an_error():
-    with pytest.raises(ValueError, match="has no function nope"):
-        judge.without_functions(SOURCE, ["nope"], "mlcourse.demo")
+@pytest.mark.parametrize("allows, why", [
+    (["mlcourse.perceptron.no_such_function"], "has no function or class no_such_function"),
+    (["mlcourse.nope"], "neither"),
+    (["scipy.nope"], "not a package or module of scipy"),
+    (["nope"], "not an installed package"),
+])
+def test_an_allowance_with_a_wrong_name_is_an_error_naming_it(allows, why):
+    with pytest.raises(ValueError, match=why):
+        allowance.grading_library(ROOT, allowance.Allowance(tuple(allows), ()))
 
 
-def test_a_lacking_module_keeps_nothing():
-    stripped = judge.without_functions(SOURCE, ["*"], "mlcourse.demo")
-    assert "12345" not in stripped and "def wanted" not in stripped
+@pytest.mark.parametrize("lacks, why", [
+    (["mlcourse.perceptron.no_such_function"], "not a function of mlcourse"),
+    (["numpy.linalg.no_such_function"], "numpy.linalg has no function no_such_function"),
+    (["numpy.linalg"], "cannot be hidden"),
+    (["numpy"], "cannot be hidden"),
+    (["numpy.linalg.LinAlgError"], "not a function of NumPy"),
+    (["sklearn"], "need not be withheld"),
+])
+def test_kernel_lacks_with_a_wrong_name_is_an_error_naming_it(lacks, why):
+    with pytest.raises(ValueError, match=why):
+        allowance.grading_library(ROOT, allowance.Allowance(("mlcourse.grading",), tuple(lacks)))
 
 
-def test_the_grading_library_lacks_exactly_what_is_named(tmp_path):
-    folder, hidden = judge.grading_library(ROOT, ["mlcourse.perceptron.train_perceptron", "sklearn"])
-    assert hidden == [ROOT.joinpath(".venv").resolve() / hidden[0].relative_to(ROOT.joinpath(".venv").resolve())]
-    assert hidden[0].name == "sklearn"
+def test_an_allowance_that_reaches_an_answer_it_withholds_is_an_error_naming_the_chain():
+    with pytest.raises(ValueError, match="withholds mlcourse.perceptron.add_bias, but the allowance reaches it"):
+        allowance.grading_library(ROOT, allowance.Allowance(("mlcourse.perceptron",), ("mlcourse.perceptron.add_bias",)))
+
+
+def test_the_grading_library_offers_exactly_the_allowance(tmp_path):
+    folder, site = allowance.grading_library(ROOT, allowance.Allowance(
+        ("mlcourse.grading", "mlcourse.perceptron.predict"), ("mlcourse.perceptron.train_perceptron",)))
     code = (f"import sys; sys.path.insert(0, {str(folder)!r}); import numpy as np; from mlcourse import perceptron as pc\n"
             "X = np.array([[1.0, 1.0], [1.0, -1.0]]); y = np.array([1, -1])\n"
             "print(pc.predict(np.array([0.0, 1.0]), X).tolist())\n"
-            "try:\n    pc.train_perceptron(X, y)\nexcept RuntimeError as err:\n    print(err)\n")
+            "try:\n    pc.train_perceptron(X, y)\nexcept RuntimeError as err:\n    print(err)\n"
+            "import mlcourse.svm\ntry:\n    mlcourse.svm.fit_svm\nexcept AttributeError as err:\n    print(err)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == ["[1, -1]", "mlcourse.perceptron.train_perceptron is not available when your work "
-                                "is graded: the exercise asks you to write it yourself"]
+                                "is graded: the exercise asks you to write it yourself",
+                                "mlcourse.svm.fit_svm is not available when your work is graded: your answers may "
+                                "use only what the lecture's first cell lists"]
     original = (ROOT / "lib" / "mlcourse" / "perceptron.py").read_text()
     body = ast.get_source_segment(original, next(n for n in ast.parse(original).body
                                                  if getattr(n, "name", "") == "train_perceptron"))
     assert body.splitlines()[-1].strip() not in (folder / "mlcourse" / "perceptron.py").read_text()
     assert not list(folder.rglob("*.py"))[0].stat().st_mode & 0o022  # nobody can change it
+    assert "sklearn" not in site.entries and "scipy" not in site.entries and "numpy" in site.entries
+    assert all(p.name in ("site-packages", "dist-packages") for p in site.others)
 
 
-def test_a_lacking_numpy_function_raises_wherever_numpy_holds_it():
+def test_a_partly_allowed_package_shows_only_what_importing_the_allowed_part_loads():
+    site = allowance.kernel_site(("scipy.special",))
+    assert "scipy" in site.entries and "sklearn" not in site.entries
+    hidden = {p.name for p in site.hidden}
+    assert {"stats", "spatial", "cluster", "optimize"} <= hidden and "special" not in hidden
+
+
+def test_a_withheld_numpy_function_raises_wherever_numpy_holds_it_or_a_twin():
     """Withdrawn when the grading library is imported (the tagged setup cells do, before any answer), in
     numpy.linalg and in the private module that defines it, so `from numpy.linalg._linalg import lstsq`
-    fails too; every other function of NumPy still works."""
-    folder, _ = judge.grading_library(ROOT, ["numpy.linalg.lstsq", "numpy.linalg.pinv"])
+    fails too, and with its twins: numpy.cov takes numpy.ma.cov along. Every other function still works."""
+    folder, _ = allowance.grading_library(ROOT, allowance.Allowance(("mlcourse.grading",),
+                                                                    ("numpy.cov", "numpy.linalg.lstsq", "numpy.linalg.pinv")))
     code = (f"import sys; sys.path.insert(0, {str(folder)!r}); import numpy as np; import mlcourse\n"
             "from numpy.linalg._linalg import lstsq\n"
             "A = np.eye(2)\n"
             "print(np.linalg.solve(A, np.ones(2)).tolist())\n"
-            "for f in (lambda: np.linalg.lstsq(A, np.ones(2)), lambda: lstsq(A, np.ones(2)), lambda: np.linalg.pinv(A)):\n"
+            "for f in (lambda: np.linalg.lstsq(A, np.ones(2)), lambda: lstsq(A, np.ones(2)), lambda: np.linalg.pinv(A),\n"
+            "          lambda: np.ma.cov(A), lambda: np.ma.extras.cov(A)):\n"
             "    try:\n        f()\n    except RuntimeError as err:\n        print(err)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == ["[1.0, 1.0]"] + [
-        f"numpy.linalg.{f} is not available when your work is graded: the exercise asks you to write what it "
-        "does yourself" for f in ("lstsq", "lstsq", "pinv")]
-    plain, _ = judge.grading_library(ROOT, [])
+        f"{f} is not available when your work is graded: the exercise asks you to write what it "
+        "does yourself" for f in ("numpy.linalg.lstsq", "numpy.linalg.lstsq", "numpy.linalg.pinv", "numpy.cov", "numpy.cov")]
+    plain, _ = allowance.grading_library(ROOT, allowance.Allowance(("mlcourse.grading",), ()))
     assert "_withdraw" not in (plain / "mlcourse" / "__init__.py").read_text()
-
-
-@pytest.mark.parametrize("name, why", [
-    ("mlcourse.perceptron.no_such_function", "has no function"),
-    ("mlcourse.nope.f", "neither"),
-    ("numpy.linalg.no_such_function", "numpy.linalg has no function no_such_function"),
-    ("numpy.linalg", "cannot be hidden"),
-    ("numpy", "cannot be hidden"),
-    ("numpy.linalg.LinAlgError", "not a function of NumPy"),
-    ("scipy.nope", "not an installed package"),
-])
-def test_kernel_lacks_with_a_wrong_name_is_an_error_naming_it(name, why):
-    with pytest.raises(ValueError, match=why):
-        judge.grading_library(ROOT, [name])
 
 
 # --------------------------------------------------------------------------- what a lecture says
@@ -238,7 +285,8 @@ def test_every_name_a_test_uses_is_there_for_the_grader(name):
                 known |= {a.asname or a.name.split(".")[0] for a in node.names}
     missing = {gid: sorted(judge.used_names(src) - known) for gid, src in spec.tests.items()}
     assert not any(missing.values()), f"{name}: tests use names no tagged cell defines: {missing}"
-    judge.grading_library(ROOT, spec.lacks)  # every name it lacks exists
-    if any(name.startswith("numpy.") for name in spec.lacks):  # withdrawn when the tagged cells import mlcourse
+    allowance.grading_library(ROOT, spec.allowance)  # every name it allows or withholds exists
+    assert "mlcourse.grading" in spec.allowance.allows, f"{name}: the setup cells import mlcourse.grading"
+    if spec.allowance.numpy:  # withdrawn when the tagged cells import mlcourse
         assert any(re.search(r"^\s*(from mlcourse\b|import mlcourse\b)", cell, re.M) for cell in spec.setup), \
             f"{name}: kernel_lacks names NumPy functions, but no needed-for-grading cell imports mlcourse"

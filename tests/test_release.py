@@ -48,6 +48,45 @@ def test_release_holds_no_solution_or_hidden_test(name):
         assert all(not c.get("outputs") for c in load(path)["cells"]), f"{path} has saved outputs"
 
 
+def substantive(line: str) -> str | None:
+    """A line of code without its comment, if it says enough to give something away (15 characters)."""
+    code = line.split("#")[0].strip()
+    return code if len(code) >= 15 else None
+
+
+def model_answer_pairs(nb: dict) -> dict:
+    """Every two consecutive substantive lines of a model answer (a solution region), with its cell's id."""
+    pairs = {}
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code" or not nbgrader_meta(cell).get("solution"):
+            continue
+        region, inside = [], False
+        for line in "".join(cell["source"]).splitlines():
+            if "BEGIN SOLUTION" in line or "END SOLUTION" in line:
+                inside = "BEGIN" in line
+                pairs.update({pair: nbgrader_meta(cell)["grade_id"] for pair in zip(region, region[1:])})
+                region = []
+            elif inside and substantive(line):
+                region.append(substantive(line))
+    return pairs
+
+
+@pytest.mark.parametrize("name", LECTURES)
+def test_no_released_cell_holds_a_model_answer(name):
+    """Demos and proof checks included: a released cell that is not an answer cell must not hold two
+    consecutive lines of a model answer (as lecture 08's ridge demo once held the ridge exercise's)."""
+    for path in (ROOT / "solutions" / name).glob("*.ipynb"):
+        pairs = model_answer_pairs(load(path))
+        assert pairs, f"{name}: no model answer found"
+        for k, cell in enumerate(load(ROOT / "notebooks" / name / path.name)["cells"]):
+            if cell["cell_type"] != "code" or nbgrader_meta(cell).get("solution"):
+                continue
+            lines = [s for s in map(substantive, "".join(cell["source"]).splitlines()) if s]
+            for pair in zip(lines, lines[1:]):
+                assert pair not in pairs, (f"{name}: released cell {k} holds two lines of the model answer of "
+                                           f"{pairs[pair]}: {pair[0]!r} / {pair[1]!r}")
+
+
 @pytest.mark.parametrize("name", LECTURES)
 def test_points_stated_at_the_top_match_the_graded_cells(name):
     for path in (ROOT / "solutions" / name).glob("*.ipynb"):
@@ -123,9 +162,10 @@ def test_release_steps_are_nbgraders_own_plus_the_tagging():
 
 @pytest.mark.parametrize("name", LECTURES)
 def test_the_release_names_what_grading_lacks(name):
-    """A student learns before handing in that an answer may not call these (tools/judge.py)."""
+    """A student learns before handing in what an answer may call, and what not (tools/allowance.py)."""
     for path in (ROOT / "solutions" / name).glob("*.ipynb"):
-        lacks = load(path)["metadata"]["mlcourse"]["kernel_lacks"]
+        meta = load(path)["metadata"]["mlcourse"]
+        lacks = meta["kernel_lacks"] + meta["kernel_allows"]
         first = "".join(next(c for c in load(ROOT / "notebooks" / name / path.name)["cells"]
                              if c["cell_type"] == "markdown")["source"])
         assert "When your work is graded" in first, f"{name}: the first cell does not say what grading lacks"

@@ -41,6 +41,7 @@ import nbformat
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from course import ROOT, lectures, nbgrader, sync_gradebook  # noqa: E402
+from grading_secret import grading_secret  # noqa: E402
 
 SANDBOX_KERNEL = "mlcourse-sandbox"
 NOBODY = 65534  # the user the sandboxed kernel runs as
@@ -467,6 +468,7 @@ def run(root: Path, lecture=None, student=None, jobs=None, force=False, sandbox=
     if not subs:
         sys.exit("no submission matches" + (f": {'; '.join(problems)}" if problems else ""))
     url = gradebook_url(root)
+    grading_secret(root)  # made now, before graders in parallel need it
     jobs = jobs or os.cpu_count() or 1
     sync_gradebook(sorted({s.lecture for s in subs}), root=root, db_url=url)
     add_students(url, sorted({s.student for s in subs}))

@@ -3,10 +3,10 @@
 ``Judge`` takes the place of nbgrader's Execute in `nbgrader autograde` (nbgrader_config.py). For one
 submitted notebook it
 
-1. starts the student's kernel (the sandbox, tools/sandbox-kernel) with a copy of the library from
-   which the functions the lecture's exercises must not use are gone (``grading_library``), and
-   without the third-party packages they must not use either (the notebook's metadata
-   ``mlcourse.kernel_lacks`` names both);
+1. starts the student's kernel (the sandbox, tools/sandbox-kernel) with what the lecture's allowance
+   offers (tools/allowance.py): of the course's library only the functions the allowance names and
+   what they need, of the environment only what the kernel needs and the packages it names, and
+   NumPy without the shortcuts the lecture withholds;
 2. runs in it only what the tests need: the author's cells tagged ``needed-for-grading`` (as the
    solution notebook has them), then the student's answer cells and the cells the student added, in
    the submission's order. Demos and proof checks are not run;
@@ -25,10 +25,7 @@ and the hidden tests and reference answers never enter the kernel.
 from __future__ import annotations
 
 import ast
-import compileall
 import contextlib
-import hashlib
-import importlib.util
 import io
 import json
 import os
@@ -51,6 +48,9 @@ from nbgrader.preprocessors import Execute
 from traitlets import Unicode
 
 import judge_wire as wire
+from allowance import Allowance, grading_library
+from grading_secret import grading_secret
+from mlcourse import grading
 
 SETUP_TAG = "needed-for-grading"
 # The folder whose lib/ and .venv the kernels use (tools/sandbox-kernel's): this file's course.
@@ -74,7 +74,7 @@ class LectureSpec:
     tests: dict[str, str]  # grade_id -> source of each test cell, hidden tests included
     answers: set[str]  # grade_ids of the answer (solution) code cells
     student_names: set[str]  # names the answer cells define
-    lacks: list[str]  # what the grading kernel does not have
+    allowance: Allowance  # what the grading kernel offers the answers
     sources: set[str] = field(default_factory=set)  # every code cell's source: not "added" by a student
 
     @classmethod
@@ -92,10 +92,8 @@ class LectureSpec:
             elif meta.get("solution"):
                 answers.add(meta["grade_id"])
                 names |= defined_names(cell.source)
-        lacks = nb.metadata.get("mlcourse", {}).get("kernel_lacks", [])
-        if not isinstance(lacks, list) or not all(isinstance(x, str) for x in lacks):
-            raise ValueError(f"{path}: metadata mlcourse.kernel_lacks must be a list of dotted names")
-        return cls(setup, tests, answers, names, lacks, {c.source for c in nb.cells if c.cell_type == "code"})
+        allowance = Allowance.of(nb.metadata, str(path))
+        return cls(setup, tests, answers, names, allowance, {c.source for c in nb.cells if c.cell_type == "code"})
 
 
 def defined_names(source: str) -> set[str]:
@@ -128,136 +126,6 @@ def hidden_lines(source: str) -> set[int]:
     return hidden
 
 
-# ----------------------------------------------------------------------------- the grading library
-
-
-def grading_library(root: Path, lacks: list[str]) -> tuple[Path, list[Path]]:
-    """A copy of lib/ for the grading kernel without what ``lacks`` names, and the package folders
-    (of third-party packages) the kernel must not see.
-
-    A name ``mlcourse.module.function`` loses the function's code: it raises, saying it is not
-    available in grading. ``mlcourse.module`` loses the whole module. A NumPy function
-    (``numpy.linalg.lstsq``) is replaced by one that raises when the library is imported
-    (``withdrawing``). Any other name is a package or
-    a package's subpackage (``sklearn``, ``scipy.stats``), hidden from the kernel entirely. The copy
-    is built once per content under build/grading-lib/ and compiled, readable by all."""
-    library, hidden, withdrawn = root / "lib" / "mlcourse", [], []
-    removed: dict[str, list[str]] = {}  # module file -> functions ("*" for all)
-    for name in sorted(set(lacks)):
-        parts = name.split(".")
-        if parts[0] == "mlcourse":
-            if len(parts) == 2 and (library / f"{parts[1]}.py").is_file():
-                removed.setdefault(parts[1], []).append("*")
-            elif len(parts) == 3 and (library / f"{parts[1]}.py").is_file():
-                removed.setdefault(parts[1], []).append(parts[2])
-            else:
-                raise ValueError(f"kernel_lacks: {name} is neither mlcourse.<module> nor mlcourse.<module>.<function>")
-            continue
-        if parts[0] == "numpy":
-            withdrawn.append(numpy_function(name))
-            continue
-        spec = importlib.util.find_spec(name)
-        if spec is None or not spec.submodule_search_locations:
-            raise ValueError(f"kernel_lacks: {name} is not an installed package (name a package, such as "
-                             "sklearn or scipy.stats, or a function of mlcourse)")
-        hidden.append(Path(next(iter(spec.submodule_search_locations))).resolve())
-    digest = hashlib.sha256(json.dumps([sorted(removed.items()), sorted(withdrawn)]).encode())
-    for path in sorted(library.rglob("*.py")):                       # subpackages (widgets/) too
-        digest.update(str(path.relative_to(library)).encode() + path.read_bytes())
-    target = root / "build" / "grading-lib" / digest.hexdigest()[:16]
-    if not (target / "mlcourse").is_dir():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix="new-", dir=target.parent))
-        (staging / "mlcourse").mkdir()
-        for path in sorted(library.rglob("*.py")):
-            source = path.read_text()
-            functions = removed.get(path.stem) if path.parent == library else None
-            if functions:
-                source = without_functions(source, functions, f"mlcourse.{path.stem}")
-            if path == library / "__init__.py" and withdrawn:
-                source += withdrawing(sorted(withdrawn))
-            target_file = staging / "mlcourse" / path.relative_to(library)
-            target_file.parent.mkdir(parents=True, exist_ok=True)
-            target_file.write_text(source)
-        compileall.compile_dir(str(staging), quiet=1)
-        for folder, dirs, files in os.walk(staging):
-            os.chmod(folder, 0o755)
-            for f in files:
-                os.chmod(os.path.join(folder, f), 0o644)
-        try:
-            staging.rename(target)
-        except OSError:  # built by another grader at the same time
-            shutil.rmtree(staging, ignore_errors=True)
-    return target, hidden
-
-
-def numpy_function(name: str) -> str:
-    """``name`` if it is a function of NumPy (``numpy.linalg.lstsq``), else a ValueError naming it."""
-    module, _, function = name.rpartition(".")
-    if not module:
-        raise ValueError("kernel_lacks: numpy cannot be hidden (every lecture needs it); name the functions "
-                         "an answer must not call, such as numpy.linalg.lstsq")
-    try:
-        target = getattr(importlib.import_module(module), function)
-    except (ImportError, AttributeError):
-        raise ValueError(f"kernel_lacks: {name}: {module} has no function {function}") from None
-    if not callable(target) or isinstance(target, type) or type(target).__name__ == "module":
-        raise ValueError(f"kernel_lacks: {name} is not a function of NumPy (NumPy and its subpackages cannot "
-                         "be hidden: name the functions an answer must not call)")
-    return name
-
-
-def withdrawing(names: list[str]) -> str:
-    """Code for the end of the grading library's ``mlcourse/__init__.py`` (which the tagged setup cells
-    import before any answer runs) that replaces each NumPy function in ``names`` by one that raises,
-    in every NumPy module that holds it (``numpy.linalg`` and ``numpy.linalg._linalg`` alike). It stops
-    an answer that calls the function; it cannot stop a student set on restoring it, who still has to
-    return right values to the hidden tests."""
-    return f'''
-
-def _withdraw(names):
-    import importlib
-    import sys
-
-    for name in names:
-        module, _, function = name.rpartition(".")
-        original = getattr(importlib.import_module(module), function)
-
-        def withdrawn(*args, _name=name, **kwargs):
-            raise RuntimeError(f"{{_name}} is not available when your work is graded: the exercise asks "
-                               "you to write what it does yourself")
-
-        for held in [m for key, m in list(sys.modules.items()) if key == "numpy" or key.startswith("numpy.")]:
-            if getattr(held, function, None) is original:
-                setattr(held, function, withdrawn)
-
-
-_withdraw({names!r})
-del _withdraw
-'''
-
-
-def without_functions(source: str, functions: list[str], module: str) -> str:
-    """``source`` with the bodies of ``functions`` replaced by a raise ("*": the whole module)."""
-    if "*" in functions:
-        return (f'"""{module} is not available when your work is graded."""\n\n'
-                f"def __getattr__(name):\n    raise AttributeError(f\"{module}.{{name}} is not available when "
-                f"your work is graded: the exercise asks you to write it yourself\")\n")
-    tree = ast.parse(source)
-    found = set()
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in functions:
-            message = (f"{module}.{node.name} is not available when your work is graded: the exercise "
-                       "asks you to write it yourself")
-            node.body = ast.parse(f"raise RuntimeError({message!r})").body
-            node.decorator_list = []
-            found.add(node.name)
-    missing = set(functions) - found
-    if missing:
-        raise ValueError(f"kernel_lacks: {module} has no function {', '.join(sorted(missing))}")
-    return ast.unparse(tree) + "\n"
-
-
 # ----------------------------------------------------------------------------- calling the kernel
 
 
@@ -273,13 +141,17 @@ class RemoteFunction:
     """A function of the student's, as the tests see it: calling it calls it in the kernel.
 
     Arguments are sent as plain data (functions of the test's are called back in the grader); the
-    result comes back as plain data. Arrays passed positionally come back as the function left them,
-    and are updated here, so a test sees a change made in place."""
+    result comes back as plain data. Nothing the kernel sends back changes the test's own values: the
+    kernel works on copies. ``call_reporting_arguments`` also returns the positional arguments as the
+    function left them (``grading.call_unchanged`` uses it to catch a change made in place)."""
 
     def __init__(self, judge: "Judge", name: str):
         self._judge, self.__name__ = judge, name
 
     def __call__(self, *args, **kwargs):
+        return self._judge.call(self.__name__, args, kwargs)[0]
+
+    def call_reporting_arguments(self, *args, **kwargs):
         return self._judge.call(self.__name__, args, kwargs)
 
     def __repr__(self):
@@ -315,16 +187,21 @@ class Judge(Execute):
         root = Path(self.course_root or os.getcwd())
         info = resources["nbgrader"]
         spec = LectureSpec.read(root / "solutions" / info["assignment"] / f"{info['notebook']}.ipynb")
-        library, hidden = grading_library(LIBRARY_ROOT, spec.lacks)
+        library, site = grading_library(LIBRARY_ROOT, spec.allowance)
         start = {}
         if self.kernel_name == "mlcourse-sandbox":
-            self.extra_arguments = ["--lib", str(library), *[a for p in hidden for a in ("--hide", str(p))]]
+            self.extra_arguments = ["--lib", str(library), *[a for e in site.entries for a in ("--site", e)],
+                                    *[a for p in site.hidden for a in ("--hide", str(p))],
+                                    *[a for p in site.others for a in ("--hide-python", str(p))]]
         else:  # unconfined (SANDBOX=0): the copy of the library comes first; packages cannot be hidden
             start["env"] = {**os.environ, "PYTHONPATH": str(library)}
         self._ran = []
+        self._seed_label = f"{info['student']} in {info['assignment']}"
+        key = grading.hidden_key(grading_secret(root), info["assignment"], info["student"])
         start["cwd"] = kernel_folder = self._kernel_folder(Path(resources["metadata"]["path"]))
         try:
-            self._judge(nb, spec, start)
+            with grading.hidden_inputs(key):
+                self._judge(nb, spec, start)
         finally:
             shutil.rmtree(kernel_folder, ignore_errors=True)
         return nb, resources
@@ -431,9 +308,10 @@ class Judge(Execute):
 
     # -- calls
 
-    def call(self, name: str, args: tuple, kwargs: dict):
+    def call(self, name: str, args: tuple, kwargs: dict) -> tuple:
         """Call the student's ``name`` in the kernel; the test's functions among the arguments are
-        called back here."""
+        called back here. Returns the result, and the positional arguments as the call left the
+        kernel's copies of them (the test's own are never changed)."""
         callbacks: list = []
 
         def register(function):
@@ -443,19 +321,23 @@ class Judge(Execute):
         request = json.dumps({"name": name, "args": wire.encode(list(args), register),
                               "kwargs": wire.encode(dict(kwargs), register)})
         reply = self._ask(f"__mlcourse_judge__.call({request!r})", callbacks, f"calling {name}(...)")
-        after = reply.get("after") if isinstance(reply, dict) else None
-        if isinstance(after, list) and len(after) == len(args):
-            for sent, back in zip(args, after):
-                if isinstance(sent, np.ndarray) and back is not None and sent.flags.writeable:
-                    back = wire.decode(back)
-                    if isinstance(back, np.ndarray) and back.shape == sent.shape:
-                        np.copyto(sent, back, casting="unsafe")
+        after = reply.get("after")
+        if not isinstance(after, list) or len(after) != len(args):
+            after = [None] * len(args)
+        after = [self._decoded(back) if isinstance(sent, np.ndarray) else sent for sent, back in zip(args, after)]
         if "raised" in reply:
             raised = reply["raised"] if isinstance(reply["raised"], dict) else {}
             if raised.get("ename") == "KeyboardInterrupt":
                 raise StudentError(f"calling {name}(...) took longer than the time limit ({self.timeout} s)")
             raise StudentError(format_raised(name, raised), ename=str(raised.get("ename"))[:100])
-        return wire.decode(reply.get("result"))
+        return wire.decode(reply.get("result")), after
+
+    @staticmethod
+    def _decoded(value):
+        try:
+            return wire.decode(value)
+        except (wire.WireError, ValueError, TypeError) as err:
+            return wire.Unreadable(f"value that could not be read ({err})")
 
     def describe(self, names: list[str]) -> dict:
         return self._ask(f"__mlcourse_judge__.describe({json.dumps(names)!r})", [], "reading your names")
@@ -591,7 +473,7 @@ class Judge(Execute):
         if lineno is None:
             where = []
         elif lineno in hidden_lines(source):
-            where = ["(in a hidden test)"]
+            where = [f"(in a hidden test; its inputs are drawn for {self._seed_label}, the same on every regrade)"]
         else:
             where = [f"(in the test, line {lineno}: {source.splitlines()[lineno - 1].strip()})"]
         if isinstance(err, NameError) and getattr(err, "name", None) in self._missing:

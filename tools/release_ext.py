@@ -5,9 +5,10 @@
   raises ``NotImplementedError``, its test fails, both visibly) and runs every demo below it.
   The solutions are not tagged: nbval would accept an error in a tagged cell, and a solution's test
   must pass.
-- ``NameWhatGradingLacks``: adds to the release's first cell the list of what the grading kernel
-  does not have (the notebook's metadata ``mlcourse.kernel_lacks``, tools/judge.py), so a student
-  knows before handing in that an answer may not call them (they stay usable in the demos).
+- ``NameWhatGradingLacks``: adds to the release's first cell what the grading kernel offers the
+  answers (the notebook's metadata ``mlcourse.kernel_allows``, tools/allowance.py) and what it
+  withholds (``mlcourse.kernel_lacks``: NumPy's shortcuts, the library's answers to the exercises), so
+  a student knows before handing in what an answer may call (the demos may use everything).
 """
 
 from __future__ import annotations
@@ -33,20 +34,21 @@ class TagRaisesException(NbGraderPreprocessor):
 
 class NameWhatGradingLacks(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
-        lacks = nb.metadata.get("mlcourse", {}).get("kernel_lacks", [])
+        meta = nb.metadata.get("mlcourse", {})
+        allows, lacks = meta.get("kernel_allows", []), meta.get("kernel_lacks", [])
         first = next((c for c in nb.cells if c.cell_type == "markdown"), None)
-        if lacks and first is not None and "When your work is graded" not in first.source:
-            functions = [f"`{name.removeprefix('mlcourse.')}`" for name in lacks if name.startswith("mlcourse.")]
-            numpy = [f"`{name}`" for name in lacks if name.startswith("numpy.")]
-            packages = [f"`{name}`" for name in lacks if not name.startswith(("mlcourse.", "numpy."))]
-            parts = []
-            if functions:
-                parts.append("these functions of the library: " + ", ".join(functions))
-            if numpy:
-                parts.append("these functions of NumPy: " + ", ".join(numpy))
-            if packages:
-                parts.append("the package" + ("s " if len(packages) > 1 else " ") + ", ".join(packages))
-            first.source = (first.source.rstrip("\n") + "\n\n*When your work is graded, your answers run "
-                            "without " + "; and without ".join(parts) + ". Write what they do yourself; the "
-                            "demos may use them.*")
+        if first is None or "When your work is graded" in first.source or not (allows or lacks):
+            return nb, resources
+        numpy = [f"`{n}`" for n in lacks if n.startswith("numpy.")]
+        library = [f"`{n.removeprefix('mlcourse.')}`" for n in allows if n.startswith("mlcourse.")]
+        packages = [f"`{n}`" for n in allows if not n.startswith("mlcourse.")]
+        twins = [f"`{n.removeprefix('mlcourse.')}`" for n in lacks if n.startswith("mlcourse.")]
+        offered = ["Python's standard library", "NumPy" + (f" (but not {', '.join(numpy)})" if numpy else "")]
+        offered += [f"from the course's library only {', '.join(library)}"] if library else []
+        offered += [", ".join(packages)] if packages else []
+        text = ("\n\n*When your work is graded, your answers run with " + "; ".join(offered) + ", and nothing "
+                "else (no other package, no other part of the library).")
+        if twins:
+            text += " The library's " + ", ".join(twins) + " answer the exercises: write what they do yourself."
+        first.source = first.source.rstrip("\n") + text + " The demos may use everything.*"
         return nb, resources

@@ -14,6 +14,10 @@ tests' messages right for a student whose notebook replaced ``np.allclose`` or `
 from __future__ import annotations
 
 import builtins
+import contextlib
+import contextvars
+import hashlib
+import hmac
 import math
 import sys
 import types
@@ -110,6 +114,66 @@ def check_equal(name: str, got, expected, hint: str = ""):
     if got != expected:
         _fail(f"{name} is {got!r}, expected {expected!r}", hint)
     return got
+
+
+def call_unchanged(f, *args, names: tuple = (), hint: str = "", **kwargs):
+    """``f(*args, **kwargs)``, failing if ``f`` changed one of its array arguments in place.
+
+    ``f`` works on copies, so the caller's arrays stay as they were whatever ``f`` does (and an expected
+    value computed from them afterwards is still right). ``names`` names the positional arguments in
+    the message ("w" rather than "argument 1"). When work is graded, ``f`` stands for the student's
+    function in the kernel (tools/judge.py), which reports how the call left the kernel's copies."""
+    reporting = getattr(f, "call_reporting_arguments", None)
+    if reporting is not None:
+        result, after = reporting(*args, **kwargs)
+    else:
+        after = [a.copy() if isinstance(a, _ndarray) else a for a in args]
+        result = f(*after, **kwargs)
+    function = getattr(f, "__name__", "the function")
+    for k, before in enumerate(args):
+        if not isinstance(before, _ndarray):
+            continue
+        now = after[k] if k < len(after) else None
+        same = isinstance(now, _ndarray) and now.shape == before.shape and bool(
+            ((_asarray(now) == _asarray(before)) | ((now != now) & (before != before))).all())
+        if not same:
+            name = names[k] if k < len(names) else f"argument {k + 1}"
+            _fail(f"{function}(...) changed its argument {name} in place",
+                  hint or f"work on a copy of {name} (or build a new array) and leave the caller's {name} as it was")
+    return result
+
+
+# The key of the hidden tests' generators while a submission is graded (``hidden_inputs``).
+_HIDDEN_KEY = contextvars.ContextVar("mlcourse_hidden_key", default=None)
+
+
+def hidden_rng(label: str) -> np.random.Generator:
+    """The random generator of the hidden test ``label`` (by convention its grade id).
+
+    When work is graded (tools/judge.py) it is seeded from the course's grading secret, the lecture, the
+    student and ``label``: a regrade draws exactly the same inputs, two students draw different ones,
+    and no student can predict theirs. Anywhere else (the solution notebook run by nbval or by nbgrader
+    validate) it is seeded from ``label`` alone, so those runs are reproducible too."""
+    if not isinstance(label, str) or not label:
+        raise TypeError(f"hidden_rng needs the test's label, a non-empty string; got {label!r}")
+    key = _HIDDEN_KEY.get()
+    material = label.encode() if key is None else hmac.new(key, label.encode(), "sha256").digest()
+    return np.random.default_rng(int.from_bytes(hashlib.sha256(material).digest()[:16], "little"))
+
+
+def hidden_key(secret: bytes, lecture: str, student: str) -> bytes:
+    """The key from which the hidden tests of one student's lecture draw (``hidden_rng``)."""
+    return hmac.new(secret, f"{lecture}\0{student}".encode(), "sha256").digest()
+
+
+@contextlib.contextmanager
+def hidden_inputs(key: bytes):
+    """Within this block, ``hidden_rng`` draws from ``key`` (see ``hidden_key``)."""
+    token = _HIDDEN_KEY.set(bytes(key))
+    try:
+        yield
+    finally:
+        _HIDDEN_KEY.reset(token)
 
 
 def _kind(value):
