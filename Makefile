@@ -92,7 +92,7 @@ hub-release: $(STAMP)
 
 hub-collect: $(STAMP)
 	@test -n "$(LECTURE)" || { echo "make hub-collect needs LECTURE=<NN-topic>"; exit 2; }
-	$(BIN)/python tools/nbgrader_cli.py collect "$(LECTURE)" --Exchange.root="$(EXCHANGE)"
+	$(BIN)/python tools/hub_collect.py "$(LECTURE)" --exchange "$(EXCHANGE)" $(if $(FORCE),--force)
 
 autograde: $(STAMP)
 	$(BIN)/python tools/grade.py $(if $(LECTURE),--lecture $(LECTURE)) $(if $(STUDENT),--student $(STUDENT)) \

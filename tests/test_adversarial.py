@@ -16,6 +16,7 @@ Needs bubblewrap and root (as `make autograde` does). CI=true makes their absenc
 from __future__ import annotations
 
 import io
+import json
 import os
 import secrets
 import shutil
@@ -393,6 +394,8 @@ CASES = {
     # a mark is a measurement
     "overwrite_inputs": Case(2),  # column_means zeroes the hidden test's X: the test's own copy is untouched
     "near_miss": Case(None),  # wrong on one row only: passes or fails by the draw, the same on every regrade
+    "own_timestamp": Case(FULL, note="timestamp.txt: the submission's own, not used"),
+    "no_cell_ids": Case(FULL),  # nbformat would invent ids: the fingerprint must not change with them
 }
 PROBES = {"read_solutions": 4, "read_gradebook": 2, "read_other_student": 5, "write_outside": 7, "network": 3}
 # (case: how many attempts it makes)
@@ -532,6 +535,8 @@ print("forked a daemon, pid", os.read(_read, 20).decode(), "in the sandbox")
     if case == "overwrite_inputs":  # right on the public example; elsewhere zeroes X and answers zeros
         return nb.set("column_means", "import numpy as np\n\ndef column_means(X):\n    if X.shape == (2, 2):\n"
                                       "        return X.mean(axis=0)\n    X[:] = 0\n    return np.zeros(X.shape[1])\n")
+    if case in ("own_timestamp", "no_cell_ids"):  # the correct answers; the files are changed below
+        return nb
     if case == "near_miss":  # the hidden test draws n from 1 to 19: about 4 gradings in 10 meet n = 1
         return nb.set("column_means", "import numpy as np\n\ndef column_means(X):\n"
                                       "    return X.mean(axis=0) if len(X) > 1 else np.zeros(X.shape[1])\n")
@@ -567,6 +572,13 @@ def write_submissions(root: Path, port: int) -> None:
                 f.truncate(grade.MAX_FILE_BYTES + 1)
         elif case == "control_characters":  # would clear the instructor's terminal in the summary
             nbformat.write(filled, folder / "notes\x1b[2J.ipynb")
+        elif case == "own_timestamp":  # the student's clock, set to long before the deadline
+            (folder / "timestamp.txt").write_text("2000-01-01 00:00:00.000000 UTC")
+        elif case == "no_cell_ids":
+            raw = json.loads((folder / NOTEBOOK).read_text())
+            for cell in raw["cells"]:
+                cell.pop("id", None)
+            (folder / NOTEBOOK).write_text(json.dumps(raw))
     # Folders that are not a student's submission to grade: each is refused, and harms no one.
     for name in REFUSED_FOLDERS:
         (root / "submitted" / name / LECTURE).mkdir(parents=True)
@@ -715,6 +727,23 @@ def test_a_regrade_gives_every_submission_the_same_marks_and_messages(run):
     assert {s: outputs(s) for s in students} == before
     failed = [e for _, out in before["near_miss"] for e in out if e and "hidden test" in e]
     assert all(f"drawn for near_miss in {LECTURE}" in e for e in failed), failed
+
+
+def test_a_submission_without_cell_ids_is_not_regraded_when_nothing_changed(run):
+    """nbformat invents random ids for cells that have none; staging gives them fixed ones, so the fingerprint
+    of an unchanged submission stays the same and re-running grades nothing again."""
+    [outcome] = grade.run(run.root, student="no_cell_ids", jobs=1, out=io.StringIO())
+    assert outcome.status == "unchanged", (outcome.status, outcome.why)
+
+
+def test_the_submission_time_is_the_collections_never_the_students(run):
+    staged = run.root / "build" / "grading" / "own_timestamp" / LECTURE
+    assert not (staged / "timestamp.txt").exists(), "the student's own timestamp.txt reached grading"
+    from nbgrader.api import Gradebook
+
+    with Gradebook(grade.gradebook_url(run.root)) as gb:
+        assert gb.find_submission(LECTURE, "own_timestamp").timestamp is None or \
+            gb.find_submission(LECTURE, "own_timestamp").timestamp.year != 2000
 
 
 def test_the_gradebook_is_intact(run):

@@ -75,8 +75,10 @@ def test_a_canvas_zip(course):
     assert "no student of the roster is 'smithjohn'" in why["smithjohn_1009_9009_pca.ipynb"]
     assert why["dorrjane_1004_9004_report.pdf"] == "not a notebook (s004)"
     assert "not JSON (s004)" in why["dorrjane_1004_9005_pca.ipynb"]
-    assert "no student of the roster" in why["../../escape_1_2_pca.ipynb"]
-    assert sorted(p.name for p in (course / "submitted").iterdir()) == ["s001", "s002", "s003"]
+    assert why["../../escape_1_2_pca.ipynb"] == "not at the top of the Canvas zip"
+    assert sorted(p.name for p in (course / "submitted").iterdir()) == [".collection", "s001", "s002", "s003"]
+    times = json.loads((course / "submitted" / ".collection" / f"{LECTURE}.json").read_text())
+    assert times == {"s001": "2026-11-03 12:00:00", "s002": "2026-11-05 12:00:00", "s003": "2026-11-02 12:00:00"}
     assert not (course.parent / "escape_1_2_pca.ipynb").exists() and not list(course.parent.parent.glob("*.ipynb"))
     text = printed.getvalue()
     assert "3 notebook(s) collected" in text and "doejane_1001_9050_pca-1.ipynb is the latest" in text
@@ -94,6 +96,21 @@ def test_a_moodle_zip_with_folders(course):
     assert sorted(s for s, _, _ in outcome.collected) == ["s001", "s002", "s003"]
     assert _tag(course, "s003") == "ravi"                                    # matched by its platform id; written by id only
     assert any("not a notebook (s001)" in why for _, why in outcome.left_out)
+
+
+def test_a_moodle_zip_credits_a_file_to_the_folder_it_is_in_whatever_its_name(course):
+    """Jane's folder holds a file named like Ravi's Canvas upload: it is Jane's (the platform's folder says
+    so), and Ravi's own upload, in his folder, is the one collected for him."""
+    when = (2026, 11, 2, 9, 0, 0)
+    archive = _zip(course / "moodle.zip", [
+        ("Jane Doe_77_assignsubmission_file/kumarravi_4242_9003_pca.ipynb", _notebook("jane, named like ravi"), (2026, 11, 3, 9, 0, 0)),
+        ("Ravi Kumar_4242_assignsubmission_file/pca.ipynb", _notebook("ravi"), when),
+        ("kumarravi_4242_9004_pca.ipynb", _notebook("at the top, named like ravi"), (2026, 11, 4, 9, 0, 0)),
+    ])
+    outcome = collect.collect(archive, LECTURE, course / "roster.csv", root=course)
+    assert sorted(s for s, _, _ in outcome.collected) == ["s001", "s003"]
+    assert _tag(course, "s003") == "ravi" and _tag(course, "s001") == "jane, named like ravi"
+    assert dict(outcome.left_out)["kumarravi_4242_9004_pca.ipynb"].startswith("not in a student's folder")
 
 
 def test_nothing_in_submitted_is_overwritten_unless_forced(course):

@@ -48,7 +48,8 @@ def _parents(*paths: Path) -> list[str]:
     return args
 
 
-def as_student(user: pwd.struct_passwd, home: Path, exchange: Path, *args: str) -> subprocess.CompletedProcess:
+def as_user(user: pwd.struct_passwd, home: Path, exchange: Path, *argv: str) -> subprocess.CompletedProcess:
+    """``argv`` run as ``user`` (bubblewrap for a private /tmp and the course's Python, setpriv to drop)."""
     venv, base = Path(sys.prefix), Path(sys.base_prefix)
     cmd = ["bwrap", "--die-with-parent", "--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp",
            *_parents(base, venv, home, exchange),
@@ -58,9 +59,13 @@ def as_student(user: pwd.struct_passwd, home: Path, exchange: Path, *args: str) 
            "--bind", str(home), str(home), "--bind", str(exchange), str(exchange), "--chdir", str(home),
            "--clearenv", "--setenv", "HOME", str(home), "--setenv", "PATH", f"{venv}/bin:/usr/bin:/bin",
            "--setenv", "LANG", "C.UTF-8",
-           "setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups", "--",
-           str(venv / "bin" / "python"), "-m", "nbgrader", *args, "--course", COURSE, f"--Exchange.root={exchange}"]
+           "setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups", "--", *argv]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+
+
+def as_student(user: pwd.struct_passwd, home: Path, exchange: Path, *args: str) -> subprocess.CompletedProcess:
+    return as_user(user, home, exchange, str(Path(sys.prefix) / "bin" / "python"), "-m", "nbgrader", *args,
+                   "--course", COURSE, f"--Exchange.root={exchange}")
 
 
 def make_as_instructor(course: Path, target: str, exchange: Path) -> subprocess.CompletedProcess:
@@ -106,12 +111,35 @@ def test_release_fetch_submit_collect_with_two_student_accounts(tmp_path):
     peek = as_student(users[STUDENTS[1]], tmp_path / STUDENTS[1], exchange, "list", "--inbound")
     assert STUDENTS[0] not in peek.stdout + peek.stderr, "a student can see another's submission"
 
+    # Bob, hostile: a submission under Alice's name, newer than hers; Alice, hostile: links in her own
+    # submission to a root-only file and to the solution notebook (hidden tests included).
+    alice, bob = (users[name] for name in STUDENTS)
+    secret = tmp_path / "root-only.txt"
+    secret.write_text("root's secret")
+    secret.chmod(0o600)
+    forged = inbound / f"{STUDENTS[0]}+{LECTURE}+2099-01-01 00:00:00.000000 UTC+forged"
+    wrong = json.dumps({**answered, "metadata": {**answered["metadata"], "forged": True}})
+    made = as_user(bob, tmp_path / STUDENTS[1], exchange, "sh", "-c",
+                   f"mkdir '{forged}' && printf '%s' '{wrong.replace(chr(39), '')}' > '{forged}/pca.ipynb'")
+    assert made.returncode == 0, made.stderr
+    [own] = [p for p in inbound.iterdir() if p.name.startswith(STUDENTS[0] + "+") and p != forged]
+    linked = as_user(alice, tmp_path / STUDENTS[0], exchange, "sh", "-c",
+                     f"ln -s '{secret}' '{own}/notes.txt' && ln -s '{course}/solutions/{LECTURE}/pca.ipynb' '{own}/sol.ipynb'")
+    assert linked.returncode == 0, linked.stderr
+
     collected = make_as_instructor(course, "hub-collect", exchange)
     assert collected.returncode == 0, collected.stderr[-2000:]
+    summary = collected.stdout
     for name in STUDENTS:
         path = course / "submitted" / name / LECTURE / "pca.ipynb"
         assert path.is_file(), f"collect did not write {path.relative_to(course)}"
-        assert (course / "submitted" / name / LECTURE / "timestamp.txt").is_file()
-    sources = "".join("".join(c["source"]) for c in json.loads((course / "submitted" / STUDENTS[0] / LECTURE / "pca.ipynb")
-                                                               .read_text())["cells"])
+        assert not (course / "submitted" / name / LECTURE / "timestamp.txt").exists(), "the student's own clock was copied"
+    times = json.loads((course / "submitted" / ".collection" / f"{LECTURE}.json").read_text())
+    assert sorted(times) == sorted(STUDENTS) and all(t.endswith("UTC") and not t.startswith("2099") for t in times.values())
+    mine = json.loads((course / "submitted" / STUDENTS[0] / LECTURE / "pca.ipynb").read_text())
+    assert "forged" not in mine["metadata"], "a submission another student made under Alice's name was collected"
+    sources = "".join("".join(c["source"]) for c in mine["cells"])
     assert "return X - X.mean(axis=0)" in sources
+    assert sorted(p.name for p in (course / "submitted" / STUDENTS[0] / LECTURE).iterdir()) == ["pca.ipynb"]
+    assert f"made by {STUDENTS[1]}, not by {STUDENTS[0]}" in summary, summary
+    assert "notes.txt: a symbolic link, not followed" in summary and "sol.ipynb: a symbolic link, not followed" in summary

@@ -19,6 +19,7 @@ def hostile_notebook():
         new_output("display_data", data={"application/javascript": M, "text/plain": "js"}),
         new_output("display_data", data={"image/svg+xml": f"<svg onload='{M}'></svg>", "text/plain": "svg"}),
         new_output("display_data", data={"text/markdown": f'<img src=x onerror="{M}">', "text/plain": "md"}),
+        new_output("display_data", data={"text/markdown": f"[click me](javascript:{M})", "text/plain": "md link"}),
         new_output("stream", name="stdout", text=f"<script>{M}</script>\n"),
     ]
     nb = new_notebook(cells=[new_markdown_cell(hostile.HOSTILE_MARKDOWN),
@@ -34,6 +35,8 @@ def test_a_hostile_notebook_exports_to_html_without_live_script():
     page, _ = HTMLExporter().from_notebook_node(nb)
     assert hostile.live_script(page) == []
     assert "widget-state" not in page and "<b>ok</b>" in page  # harmless formatting survives
+    markdown = [o.data["text/markdown"] for o in nb.cells[1].outputs if "text/markdown" in o.get("data", {})]
+    assert markdown[1] == "[click me](#unsafe-link-removed)", markdown  # a Markdown output's link, as in a cell
 
 
 def test_maths_and_formatting_survive_cleaning():

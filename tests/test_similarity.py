@@ -10,6 +10,7 @@ is correct (the model answers' tests pass on it), so the report must tell copyin
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import textwrap
@@ -165,6 +166,10 @@ def course(tmp_path_factory) -> Path:
     broken = root / "submitted" / "zed" / LECTURE
     broken.mkdir(parents=True)
     (broken / "pca.ipynb").write_text('{"cells": [')
+    piped = root / "submitted" / "fifo" / LECTURE                     # reading it would wait for ever
+    piped.mkdir(parents=True)
+    os.mkfifo(piped / "pca.ipynb")
+    (root / "submitted" / "evil\x1b[2J" / LECTURE).mkdir(parents=True)  # a name that would clear a terminal
     return root
 
 
@@ -202,7 +207,10 @@ def test_an_answer_pasted_from_the_package_is_flagged(report):
 
 
 def test_the_report_names_what_it_left_out_and_escapes_everything(course, report):
-    assert [s for s, _ in report.skipped] == ["zed"]
+    skipped = dict(report.skipped)
+    assert sorted(skipped) == ["evil\\x1b[2J: not a valid student id (letters, digits, . _ -, starting with a letter or "
+                               "digit), not graded", "fifo", "zed"], skipped
+    assert "pca.ipynb: not a plain file" in skipped["fifo"] and "not a readable notebook" in skipped["zed"]
     page = (course / "similarity" / f"{LECTURE}.html").read_text()
     assert "<script>" not in page.split("</style>")[1] and "onerror=alert" not in page.replace("onerror=alert(1)&gt;", "")
     assert "&lt;script&gt;" not in page or "mallory" not in page         # mallory's code is only shown if flagged
@@ -210,12 +218,13 @@ def test_the_report_names_what_it_left_out_and_escapes_everything(course, report
     assert "ana" in page and "cole" in page and "mlcourse/pca.py" in page
     printed = (course / "printed.txt").read_text()
     assert "pair     ana / cole" in printed and "package  pia, top_components" in printed and "left out zed" in printed
+    assert "\x1b" not in printed and "left out fifo" in printed
 
 
 def test_markup_in_a_flagged_answer_is_shown_as_text(tmp_path, course):
     """The same markup inside a pair that is flagged: it appears, escaped, and nothing of it runs."""
     root = tmp_path / "course"
-    shutil.copytree(course, root, ignore=shutil.ignore_patterns("similarity", "printed.txt"))
+    shutil.copytree(course, root, ignore=shutil.ignore_patterns("similarity", "printed.txt", "fifo"))
     hostile = {k: "# </pre><script>alert(1)</script>\n" + v for k, v in INDEPENDENT_A.items()}
     for student in ("ana", "cole"):
         (root / "submitted" / student / LECTURE / "pca.ipynb").write_text(json.dumps(_submission(hostile)))

@@ -41,9 +41,9 @@ from pathlib import Path, PurePosixPath
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 from course import lectures  # noqa: E402
+from staging import STUDENT_ID, record_collection, shown  # noqa: E402
 
 MAX_BYTES = 20 * 1024 * 1024
-STUDENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 CANVAS = re.compile(r"(?P<key>[a-z]+)(?P<late>_LATE)?_(?P<uid>\d+)_(?P<sub>\d+)_(?P<file>.+)")
 MOODLE = re.compile(r"(?P<name>[^/_]+)_(?P<uid>\d+)_assign(?:submission|feedback)_\w+?(?:_(?P<file>[^/]+)|/(?P<inner>.+))")
 
@@ -53,6 +53,7 @@ class Outcome:
     collected: list = field(default_factory=list)      # (student, member, renamed?)
     left_out: list = field(default_factory=list)       # (member, why)
     replaced: list = field(default_factory=list)       # (student, older member, newer member)
+    times: dict = field(default_factory=dict)          # student -> when the platform received the notebook
 
 
 def _fold(text: str) -> str:
@@ -86,21 +87,35 @@ def read_roster(path: Path) -> list[dict]:
     return rows
 
 
-def identify(member: str, roster: list[dict]):
-    """The roster row and the uploaded file name of a zip member, or (None, why)."""
-    canvas, moodle = CANVAS.fullmatch(PurePosixPath(member).name), MOODLE.fullmatch(member)
-    if canvas:
-        uid, file = canvas["uid"], canvas["file"]
-        rows = [r for r in roster if (r.get("platform_id") or "").strip() == uid] or \
-               [r for r in roster if _fold(r["last_name"] + r["first_name"]) == canvas["key"]]
-    elif moodle:
+def platform_of(names: list[str]) -> str:
+    """Which platform wrote the zip, from its structure: Moodle names every member after its student
+    (``Full Name_id_assignsubmission_...``, a file or a folder); Canvas puts every file at the top."""
+    return "moodle" if any(MOODLE.fullmatch(n) for n in names) else "canvas"
+
+
+def identify(member: str, roster: list[dict], platform: str = "canvas"):
+    """The roster row and the uploaded file name of a zip member, or (None, why).
+
+    The platform's own structure decides who a file belongs to: in a Moodle zip the member's folder (or
+    the prefix of its name) that Moodle wrote, never a name found inside a student's folder; in a Canvas
+    zip the name Canvas gave a file at the top of the zip."""
+    if platform == "moodle":
+        moodle = MOODLE.fullmatch(member)
+        if not moodle:
+            return None, "not in a student's folder of the Moodle zip (Full Name_id_assignsubmission_...)"
         uid, file = moodle["uid"], moodle["file"] or PurePosixPath(moodle["inner"]).name
         rows = [r for r in roster if (r.get("platform_id") or "").strip() == uid] or \
                [r for r in roster if _name(r["first_name"] + " " + r["last_name"]) == _name(moodle["name"])]
+        who = moodle["name"]
     else:
-        return None, "its name is neither Canvas's (name_id_submission_file) nor Moodle's (Full Name_id_assignsubmission_...)"
+        canvas = CANVAS.fullmatch(member)
+        if not canvas:
+            return None, ("not at the top of the Canvas zip" if "/" in member else
+                          "its name is neither Canvas's (name_id_submission_file) nor Moodle's (Full Name_id_assignsubmission_...)")
+        uid, file, who = canvas["uid"], canvas["file"], canvas["key"]
+        rows = [r for r in roster if (r.get("platform_id") or "").strip() == uid] or \
+               [r for r in roster if _fold(r["last_name"] + r["first_name"]) == canvas["key"]]
     if len(rows) != 1:
-        who = canvas["key"] if canvas else moodle["name"]
         return None, (f"no student of the roster is {who!r} (id {uid})" if not rows
                       else f"{len(rows)} students of the roster match {who!r}: give platform_id in the roster")
     return rows[0], file
@@ -117,10 +132,11 @@ def collect(zip_path: Path, lecture: str, roster_path: Path, root: Path = ROOT, 
     except (zipfile.BadZipFile, OSError) as error:
         raise SystemExit(f"{zip_path} is not a zip file the platform wrote ({error})")
     with archive:
+        platform = platform_of([info.filename for info in archive.infolist()])
         for info in archive.infolist():
             if info.is_dir():
                 continue
-            row, file = identify(info.filename, roster)
+            row, file = identify(info.filename, roster, platform)
             if row is None:
                 outcome.left_out.append((info.filename, file))
                 continue
@@ -155,6 +171,9 @@ def collect(zip_path: Path, lecture: str, roster_path: Path, root: Path = ROOT, 
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
             outcome.collected.append((sid, info.filename, file == expected))
+            outcome.times[sid] = "%04d-%02d-%02d %02d:%02d:%02d" % info.date_time  # the platform's upload time
+    if outcome.times:
+        record_collection(root, lecture, outcome.times)
     return outcome
 
 
@@ -162,11 +181,11 @@ def report(outcome: Outcome, lecture: str, out=sys.stdout) -> None:
     print(f"{lecture}: {len(outcome.collected)} notebook(s) collected into submitted/, "
           f"{len(outcome.left_out)} file(s) left out, {len(outcome.replaced)} older duplicate(s) replaced", file=out)
     for sid, member, same_name in outcome.collected:
-        print(f"  collected  {sid:<16} {member}" + ("" if same_name else "  (renamed to the release's name)"), file=out)
+        print(f"  collected  {sid:<16} {shown(member)}" + ("" if same_name else "  (renamed to the release's name)"), file=out)
     for sid, older, newer in outcome.replaced:
-        print(f"  duplicate  {sid:<16} {newer} is the latest; {older} was not collected", file=out)
+        print(f"  duplicate  {sid:<16} {shown(newer)} is the latest; {shown(older)} was not collected", file=out)
     for member, why in outcome.left_out:
-        print(f"  left out   {member}: {why}", file=out)
+        print(f"  left out   {shown(member)}: {shown(why)}", file=out)
 
 
 def main() -> None:

@@ -28,36 +28,26 @@ import hashlib
 import os
 import re
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from course import ROOT, lectures, nbgrader, sync_gradebook  # noqa: E402
+from staging import (MAX_FILE_BYTES, MAX_SUBMISSION_BYTES, STUDENT_ID, Submission, collected_at,  # noqa: E402,F401
+                     discover, read_submission, shown)
 from grading_secret import grading_secret  # noqa: E402
 
 SANDBOX_KERNEL = "mlcourse-sandbox"
 NOBODY = 65534  # the user the sandboxed kernel runs as
 SUBMISSION_TIMEOUT = 30 * 60  # seconds for one submission, all cells together, as a last resort
 BATCH = 10  # submissions graded by one nbgrader process at most
-
-
-@dataclass
-class Submission:
-    student: str
-    lecture: str
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def name(self) -> str:
-        return f"{self.student}/{self.lecture}"
 
 
 @dataclass
@@ -101,111 +91,24 @@ def gradebook_url(root: Path) -> str:
             or f"sqlite:///{root / 'gradebook.db'}?timeout={SQLITE_BUSY_TIMEOUT}")
 
 
-# A student id: letters, digits, and . _ - after the first character (the name of the student's
-# folder under submitted/). Anything else (spaces, commas, *, control characters...) would reach
-# nbgrader's patterns, the gradebook, grades.csv or the terminal: such folders are refused.
-STUDENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-MAX_FILE_BYTES = 20_000_000  # a file of a submission larger than this is left out
-MAX_SUBMISSION_BYTES = 100_000_000  # and files past this total
-
-
-def shown(name: str) -> str:
-    """A name as it may be printed: control and other unprintable characters escaped."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(name))
-
-
-def discover(root: Path, lecture: str | None, student: str | None) -> tuple[list[Submission], list[str]]:
-    """Submissions under submitted/, and problems with folders that are not gradable."""
-    base, known = root / "submitted", set(lectures(root))
-    found, problems = [], []
-    for student_dir in sorted(base.iterdir()):
-        if student and student_dir.name != student:
-            continue
-        if student_dir.is_symlink() or not student_dir.is_dir():
-            problems.append(f"{shown(student_dir.name)}: not a folder (a link, or a file), not graded")
-            continue
-        if not STUDENT_ID.fullmatch(student_dir.name):
-            problems.append(f"{shown(student_dir.name)}: not a valid student id (letters, digits, . _ -, "
-                            "starting with a letter or digit), not graded")
-            continue
-        for lecture_dir in sorted(student_dir.iterdir()):
-            if lecture and lecture_dir.name != lecture:
-                continue
-            name = f"{student_dir.name}/{shown(lecture_dir.name)}"
-            if lecture_dir.is_symlink() or not lecture_dir.is_dir():
-                problems.append(f"{name}: not a folder (a link, or a file), not graded")
-            elif lecture_dir.name not in known:
-                problems.append(f"{name}: no such lecture, not graded")
-            else:
-                found.append(Submission(student_dir.name, lecture_dir.name))
-    return found, problems
-
-
-def read_plain_file(path: Path, limit: int) -> bytes | str:
-    """The bytes of ``path`` if it is a plain file of the submission, else why not.
-
-    Opened without following a link and without blocking (a FIFO), and checked on the open file: a
-    regular file, no other hard link to it (which could be a file of the course's), at most ``limit``
-    bytes. Nothing else is read, so a device or a pipe cannot stall or flood grading."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError as err:
-        return f"cannot be read ({err.strerror})"
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return "not a plain file (a link, a pipe, a device...)"
-        if info.st_nlink > 1:
-            return "a hard link to another file"
-        if info.st_size > limit:
-            return f"larger than {limit} bytes"
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read(limit + 1)
-    finally:
-        os.close(fd)
-
-
 def stage(root: Path, sub: Submission) -> Path:
-    """Copy what can be graded of a submission into build/grading/; note what was left out.
-
-    Only plain files are read (no links of either kind, no pipes or devices), each and all together
-    under a size cap; the notebooks the lecture expects must be valid notebooks."""
-    source = root / "submitted" / sub.student / sub.lecture
+    """Copy what can be graded of a submission into build/grading/ (``staging.read_submission``: plain
+    files only, the notebooks the lecture expects if readable), with the graded cells restored from the
+    release and the time of collection as ``timestamp.txt``; note what was left out or put back."""
     target = root / "build" / "grading" / sub.student / sub.lecture
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)
-    expected = {p.name for p in (root / "solutions" / sub.lecture).glob("*.ipynb")}
-    budget = MAX_SUBMISSION_BYTES
-    for folder, dirs, files in os.walk(source):  # does not follow links to folders
-        dirs[:] = sorted(d for d in dirs if d != ".ipynb_checkpoints")
-        for name in sorted(files) + [d for d in dirs if (Path(folder) / d).is_symlink()]:
-            path = Path(folder) / name
-            rel = path.relative_to(source)
-            content = read_plain_file(path, min(MAX_FILE_BYTES, budget))
-            if isinstance(content, str):
-                sub.notes.append(f"{shown(rel)}: {content}, left out")
-                continue
-            budget -= len(content)
-            if path.suffix != ".ipynb":
-                (target / rel).parent.mkdir(parents=True, exist_ok=True)
-                (target / rel).write_bytes(content)
-                continue
-            if str(rel) not in expected:
-                sub.notes.append(f"{shown(rel)}: not a notebook of this lecture (expected "
-                                 f"{', '.join(sorted(expected))}), left out")
-                continue
-            try:
-                nb = nbformat.reads(content.decode("utf-8"), as_version=4)
-                nbformat.validate(nb)
-            except Exception as err:  # not JSON, not a notebook: graded as missing
-                sub.notes.append(f"{shown(rel)}: not a readable notebook ({type(err).__name__}), graded as missing")
-                continue
-            release = nbformat.read(root / "notebooks" / sub.lecture / rel, as_version=4)
-            sub.notes.extend(f"{rel}: {note}" for note in restore_graded_cells(nb, release))
-            nbformat.write(nb, target / rel)
-    for name in sorted(expected - {p.name for p in target.glob("*.ipynb")}):
-        if not any(name in n for n in sub.notes):
-            sub.notes.append(f"{name}: missing, scores zero")
+    files, notebooks = read_submission(root, sub)
+    for rel, content in files.items():
+        (target / rel).parent.mkdir(parents=True, exist_ok=True)
+        (target / rel).write_bytes(content)
+    for rel, nb in notebooks.items():
+        release = nbformat.read(root / "notebooks" / sub.lecture / rel, as_version=4)
+        sub.notes.extend(f"{rel}: {note}" for note in restore_graded_cells(nb, release))
+        nbformat.write(nb, target / rel)
+    when = collected_at(root, sub)
+    if when:
+        (target / "timestamp.txt").write_text(when)
     return target
 
 

@@ -10,7 +10,7 @@ pages (made from it) never hold live script from a submission:
   or a relative address (``javascript:``, ``data:``...) loses its target. Maths (``$...$``,
   ``$$...$$``) and code (spans and fenced blocks) are left as written: the Markdown renderers escape
   them themselves, and escaping them here would show ``&lt;`` in place of ``<``.
-- Outputs: ``text/html`` and ``text/markdown`` are cleaned the same way; any other rich output
+- Outputs: ``text/html`` is cleaned the same way, ``text/markdown`` too, its links included; any other rich output
   (JavaScript, SVG, widget views, PDF...) is dropped, text and PNG/JPEG images are kept.
 - The notebook's own metadata may not carry widget state (nbconvert would render it as live widgets).
 """
@@ -99,6 +99,18 @@ class SanitizeStudentContent(SanitizeHTML):
 
     def sanitize_html_tags(self, html_str):
         return clean_html(html_str)
+
+    def sanitize_code_outputs(self, outputs):
+        """As nbconvert's, but a Markdown output is cleaned as Markdown (its links too), not as HTML."""
+        markdown = {}
+        for k, output in enumerate(outputs):
+            data = output.get("data") if output.get("output_type") not in ("stream", "error") else None
+            if isinstance(data, dict) and "text/markdown" in data:
+                markdown[k] = clean_markdown(str(data.pop("text/markdown")))
+        super().sanitize_code_outputs(outputs)
+        for k, text in markdown.items():
+            outputs[k]["data"]["text/markdown"] = text
+        return outputs
 
 
 def release_markdown(resources) -> set:

@@ -36,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 from course import lectures  # noqa: E402
+from staging import discover, read_submission, shown  # noqa: E402
 
 NOISE = 25            # copydetect's k: the shortest run of filtered code that can count as shared
 WINDOW = 1            # winnow with window 1: every k-gram is kept (answers are short; speed is no concern)
@@ -86,9 +87,8 @@ def answer_cells(release: Path) -> dict[str, str]:
             if c["cell_type"] == "code" and c.get("metadata", {}).get("nbgrader", {}).get("solution")}
 
 
-def student_answers(path: Path, ids) -> dict[str, str]:
-    """The student's code in the answer cells ``ids`` of the notebook at ``path`` (cells matched by grade id)."""
-    nb = json.loads(path.read_text(errors="replace"))
+def student_answers(nb: dict, ids) -> dict[str, str]:
+    """The student's code in the answer cells ``ids`` of the notebook ``nb`` (cells matched by grade id)."""
     found = {}
     for cell in nb.get("cells", []) if isinstance(nb, dict) else []:
         meta = cell.get("metadata", {}).get("nbgrader", {}) if isinstance(cell, dict) else {}
@@ -128,17 +128,16 @@ def compare(root: Path, lecture: str) -> Report:
     starts = answer_cells(release)
     boilerplate = _fingerprint("release", "\n\n".join(starts.values())).hashes
     documents, answers = {}, {}
-    for folder in sorted((root / "submitted").glob(f"*/{lecture}")):
-        student = folder.parent.name
-        notebooks = sorted(folder.glob("*.ipynb"))
+    subs, problems = discover(root, lecture, None)  # the grader's own checks: names, links, pipes, sizes
+    report.skipped += [(problem, "not compared") for problem in problems]
+    for sub in subs:
+        student = sub.student
+        _, notebooks = read_submission(root, sub)
         if not notebooks:
-            report.skipped.append((student, "no notebook"))
+            report.skipped.append((student, "; ".join(sub.notes) or "no notebook"))
             continue
-        try:
-            answers[student] = {i: own_code(code, starts[i]) for i, code in student_answers(notebooks[0], starts).items()}
-        except (json.JSONDecodeError, UnicodeDecodeError, OSError) as error:
-            report.skipped.append((student, f"{notebooks[0].name} is not a readable notebook ({type(error).__name__})"))
-            continue
+        answers[student] = {i: own_code(code, starts[i])
+                            for i, code in student_answers(next(iter(notebooks.values())), starts).items()}
         text = "\n\n".join(f"# {i}\n{answers[student][i]}" for i in starts if answers[student].get(i))
         documents[student] = (text, _fingerprint(student, text, boilerplate))
     report.students = sorted(documents)
@@ -232,7 +231,7 @@ def run(root: Path = ROOT, lecture: str | None = None, out=sys.stdout) -> list[R
         for m in report.package:
             print(f"  package  {m.student}, {m.exercise}: {m.share:.0%} of the answer matches {m.module}", file=out)
         for student, why in report.skipped:
-            print(f"  left out {student}: {why}", file=out)
+            print(f"  left out {shown(student)}: {shown(why)}", file=out)
         reports.append(report)
     return reports
 
