@@ -50,6 +50,7 @@ pytestmark = pytest.mark.grading
 LECTURE, NOTEBOOK = "99-mini", "mini.ipynb"
 FIXTURE = ROOT / "tests" / "fixtures" / LECTURE
 CELL_TIMEOUT = 5  # seconds per cell in the scratch course (the course's own is 60)
+MAX_RESTARTS = 2  # of a submission's kernel in the scratch course (the course's own is 5)
 TOKEN = secrets.token_hex(6)  # names the processes and files of this run
 SECRET = f"secret-{secrets.token_hex(8)}"  # in the grader's environment and in a root-only file
 FULL = 4.0  # autograded points of 99-mini
@@ -129,6 +130,23 @@ _attempt("connect 1.1.1.1:53", lambda: _socket.create_connection(("1.1.1.1", 53)
 _attempt("resolve example.com", lambda: _socket.getaddrinfo("example.com", 80))
 '''
 
+
+PROCESS_HOG = '''
+import os, time
+children = []
+while True:
+    try:
+        pid = os.fork()
+    except OSError:  # the process limit of this kernel's user
+        break
+    if pid == 0:
+        time.sleep(120)
+        os._exit(0)
+    children.append(pid)
+time.sleep(3)  # hold them while the other job starts its kernels
+'''
+SOCKET_FOLDER = ("import json, os\nfrom ipykernel.connect import get_connection_info\n"
+                 "sockets = os.path.dirname(json.loads(get_connection_info())['ip'])\n")
 
 CANARY = "canary-root-only"  # a file of root's, mode 600, in the scratch course
 # Student folders whose names would reach nbgrader's patterns (*), grades.csv (commas, formulas) or
@@ -395,6 +413,12 @@ CASES = {
     "overwrite_inputs": Case(2),  # column_means zeroes the hidden test's X: the test's own copy is untouched
     "near_miss": Case(None),  # wrong on one row only: passes or fails by the draw, the same on every regrade
     "own_timestamp": Case(FULL, note="timestamp.txt: the submission's own, not used"),
+    # no student can change another's mark, or stall the grader
+    "process_hog": Case(FULL),  # holds every process its user may have while others are graded beside it
+    "socket_drop": Case(FULL),  # leaves a file in its socket folder...
+    "socket_peek": Case(FULL),  # ...which the next kernel of the batch must not find in its own (else answer 41)
+    "deep_reply": Case(1),  # its replies nest 200,000 deep: its calls fail, nothing else does
+    "kernel_killer": Case(1),  # every call and every replay kills its kernel: restarts are budgeted; answer counts
     "no_cell_ids": Case(FULL),  # nbformat would invent ids: the fingerprint must not change with them
 }
 PROBES = {"read_solutions": 4, "read_gradebook": 2, "read_other_student": 5, "write_outside": 7, "network": 3}
@@ -537,6 +561,21 @@ print("forked a daemon, pid", os.read(_read, 20).decode(), "in the sandbox")
                                       "        return X.mean(axis=0)\n    X[:] = 0\n    return np.zeros(X.shape[1])\n")
     if case in ("own_timestamp", "no_cell_ids"):  # the correct answers; the files are changed below
         return nb
+    if case == "process_hog":  # children sleeping until its kernel goes, as many as its user may have
+        return nb.insert_after("answer", PROCESS_HOG)
+    if case == "socket_drop":
+        return nb.insert_after("answer", SOCKET_FOLDER + "open(os.path.join(sockets, 'left-by-socket-drop'), 'w').write('hi')\n")
+    if case == "socket_peek":
+        return nb.set("answer", SOCKET_FOLDER + "foreign = [n for n in os.listdir(sockets) if not n.startswith('kernel')]\n"
+                                "answer = 41 if foreign else 42\n")
+    if case == "deep_reply":  # the kernel's side of the wire replaced: every call answers a JSON nested deep
+        return nb.insert_after("answer", "_R = type(__mlcourse_judge__.describe('[]'))\n"
+                                         "__mlcourse_judge__.call = lambda request: _R('[' * 200000 + ']' * 200000)\n")
+    if case == "kernel_killer":  # its calls kill the kernel, and so does its last cell when run again
+        nb.set("add", "import os\n\ndef add(a, b):\n    os._exit(1)\n")
+        nb.set("column_means", "import os\n\ndef column_means(X):\n    os._exit(1)\n")
+        return nb.set("answer", SOCKET_FOLDER + "marker = os.path.join(sockets, 'ran-before')\n"
+                                "if os.path.exists(marker):\n    os._exit(1)\nopen(marker, 'w').close()\nanswer = 42\n")
     if case == "near_miss":  # the hidden test draws n from 1 to 19: about 4 gradings in 10 meet n = 1
         return nb.set("column_means", "import numpy as np\n\ndef column_means(X):\n"
                                       "    return X.mean(axis=0) if len(X) > 1 else np.zeros(X.shape[1])\n")
@@ -664,7 +703,8 @@ def run(tmp_path_factory):
     # as conftest.scratch_course, but with 99-mini as the only lecture and a short per-cell timeout
     shutil.copy(ROOT / "nbgrader_config.py", root)
     with open(root / "nbgrader_config.py", "a") as f:
-        f.write(f"\nc.ExecutePreprocessor.timeout = {CELL_TIMEOUT}  # tests/test_adversarial.py\n")
+        f.write(f"\nc.ExecutePreprocessor.timeout = {CELL_TIMEOUT}  # tests/test_adversarial.py\n"
+                f"c.Judge.max_restarts = {MAX_RESTARTS}\n")
     (root / "tools").symlink_to(ROOT / "tools")
     shutil.copytree(FIXTURE, root / "solutions" / LECTURE)
     course.nbgrader("generate_assignment", LECTURE, "--log-level=WARN", root=root)
@@ -727,6 +767,19 @@ def test_a_regrade_gives_every_submission_the_same_marks_and_messages(run):
     assert {s: outputs(s) for s in students} == before
     failed = [e for _, out in before["near_miss"] for e in out if e and "hidden test" in e]
     assert all(f"drawn for near_miss in {LECTURE}" in e for e in failed), failed
+
+
+def test_a_kernel_that_dies_on_every_call_has_a_budget_of_restarts(run):
+    log = (run.root / "logs" / "autograde" / LECTURE / "kernel_killer.log").read_text()
+    assert "used up its grading budget" in log
+    assert log.count("restarting the kernel") == MAX_RESTARTS, log.count("restarting the kernel")
+
+
+def test_each_job_runs_its_kernels_as_a_user_of_its_own(run):
+    """The hog took every process its user may have; the kernels of the other job, started meanwhile,
+    ran as another user and were not refused (every other case scored exactly)."""
+    assert "with 2 job(s)" in run.log
+    assert run.scores["process_hog"] == (FULL, FULL) and run.scores["correct"] == (FULL, FULL)
 
 
 def test_a_submission_without_cell_ids_is_not_regraded_when_nothing_changed(run):

@@ -230,3 +230,42 @@ def test_mathjax_copy_is_kept_when_current_and_replaced_when_not(tmp_path):
     nbgrader_ext.install_mathjax(target)
     assert (target / "VERSION").read_text() == stamp and "MathJax" in (target / "MathJax.js").read_text()[:500]
     assert not list(tmp_path.glob("_mathjax.new-*")), "no staging folder left behind"
+
+
+def test_a_submission_that_could_not_be_graded_is_marked_so_never_zero(mini, tmp_path, monkeypatch):
+    """A grading that fails (here: its nbgrader process) is reported as such in the table, flagged in
+    the gradebook, and written "not graded" in grades.csv; the next make autograde retries it."""
+    root = tmp_path / "course"
+    shutil.copytree(mini, root, symlinks=True)
+    real = grade.run_nbgrader
+
+    def failing(course_root, batch, sandbox, uid=grade.NOBODY):
+        if any(sub.student == "done" for sub, _ in batch):
+            raise RuntimeError("Resource temporarily unavailable")
+        return real(course_root, batch, sandbox, uid)
+
+    monkeypatch.setattr(grade, "run_nbgrader", failing)
+    out = io.StringIO()
+    outcomes = {o.submission.student: o for o in grade.run(root, sandbox=SANDBOX, force=True, out=out)}
+    assert outcomes["done"].status == "failed" and outcomes["untouched"].status == "graded"
+    assert table(out.getvalue())[f"done/{LECTURE}"]["autograded"] == "not graded", out.getvalue()
+    assert "1 submission(s) could not be graded" in out.getvalue()
+    from nbgrader.api import Gradebook
+
+    with Gradebook(grade.gradebook_url(root)) as gb:
+        assert all(nb.flagged for nb in gb.find_submission(LECTURE, "done").notebooks)
+    printed = io.StringIO()
+    assert course.export(root, out=printed)
+    with open(root / "grades.csv", newline="") as f:
+        rows = {r["student_id"]: r for r in csv.DictReader(f)}
+    assert rows["done"]["score"] == "not graded" and float(rows["untouched"]["score"]) == 0
+    assert "could not be graded, so their score reads 'not graded'" in printed.getvalue()
+
+    monkeypatch.setattr(grade, "run_nbgrader", real)
+    [again] = grade.run(root, sandbox=SANDBOX, student="done", out=io.StringIO())
+    assert again.status == "graded" and again.score == 4
+    assert course.export(root, out=io.StringIO())
+    with open(root / "grades.csv", newline="") as f:
+        assert {r["student_id"]: r for r in csv.DictReader(f)}["done"]["score"] != "not graded"
+    with Gradebook(grade.gradebook_url(root)) as gb:
+        assert not any(nb.flagged for nb in gb.find_submission(LECTURE, "done").notebooks)

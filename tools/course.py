@@ -278,6 +278,7 @@ def export(root: Path = ROOT, out=sys.stdout) -> bool:
         return False
     with open(root / "grades.csv", newline="") as f:
         rows = list(csv.DictReader(f))
+    not_graded = mark_not_graded(root, rows)
     safe_for_spreadsheets(root / "grades.csv")
     with Gradebook(gradebook_url(root)) as gb:
         waiting = [f"{s.student.id}/{a.name}" for a in gb.assignments for s in a.submissions if s.needs_manual_grade]
@@ -286,7 +287,29 @@ def export(root: Path = ROOT, out=sys.stdout) -> bool:
           "autograded points and the points graded by hand", file=out)
     if waiting:
         print(f"not graded by hand yet, so their written answers count 0: {', '.join(sorted(waiting))}", file=out)
+    if not_graded:
+        print(f"could not be graded, so their score reads 'not graded' (not 0): {', '.join(not_graded)}; "
+              "run make autograde again", file=out)
     return True
+
+
+def mark_not_graded(root: Path, rows: list[dict]) -> list[str]:
+    """In grades.csv, the score of a submission whose grading failed (tools/grade.py's marker) reads
+    "not graded" instead of the 0 nbgrader writes; the submissions so marked."""
+    import csv
+
+    marked = []
+    for row in rows:
+        marker = root / "logs" / "autograde" / row["assignment"] / f"{row['student_id']}.failed"
+        if marker.is_file():
+            row["score"] = "not graded"
+            marked.append(f"{row['student_id']}/{row['assignment']}")
+    if marked:
+        with open(root / "grades.csv", "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+    return sorted(marked)
 
 
 def main(argv=None) -> None:

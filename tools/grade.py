@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import queue
 import re
 import shutil
 import subprocess
@@ -45,7 +46,11 @@ from staging import (MAX_FILE_BYTES, MAX_SUBMISSION_BYTES, STUDENT_ID, Submissio
 from grading_secret import grading_secret  # noqa: E402
 
 SANDBOX_KERNEL = "mlcourse-sandbox"
-NOBODY = 65534  # the user the sandboxed kernel runs as
+NOBODY = 65534  # the user a sandboxed kernel runs as when no job's own user is given (tools/sandbox-kernel)
+# Each job grading at once runs its kernels as a user of its own, from this range (no account has these
+# ids; tools/sandbox-kernel accepts only them and nobody): the process limit is per user, so a submission
+# that uses up its processes cannot keep the kernels of another job from starting.
+JOB_UIDS = range(2_100_000_000, 2_100_000_256)
 SUBMISSION_TIMEOUT = 30 * 60  # seconds for one submission, all cells together, as a last resort
 BATCH = 10  # submissions graded by one nbgrader process at most
 
@@ -253,13 +258,22 @@ def log_of(root: Path, sub: Submission) -> Path:
     return root / "logs" / "autograde" / sub.lecture / f"{sub.student}.log"
 
 
+_free_uids: queue.Queue = queue.Queue()
+for _uid in JOB_UIDS:
+    _free_uids.put(_uid)
+
+
 def grade_batch(root: Path, batch: list[tuple[Submission, str]], sandbox: bool) -> list[Outcome]:
     """Grade submissions of one lecture in one `nbgrader autograde` process (its start-up is paid
-    once); a submission the batch could not grade is graded again alone, and failures are its own."""
+    once), its kernels as a user no other job has; a submission the batch could not grade is graded
+    again alone, and failures are its own."""
+    uid = _free_uids.get()
     try:
-        outcomes = run_nbgrader(root, batch, sandbox)
+        outcomes = run_nbgrader(root, batch, sandbox, uid)
     except Exception as err:  # the grader itself failed: each submission gets its own try below
         outcomes = [Outcome(sub, "failed", f"{type(err).__name__}: {shown(str(err))[:200]}") for sub, _ in batch]
+    finally:
+        _free_uids.put(uid)
     if len(batch) > 1:
         stamps = dict((sub.name, stamp) for sub, stamp in batch)
         outcomes = [o if o.status != "failed" else grade_batch(root, [(o.submission, stamps[o.submission.name])],
@@ -270,7 +284,7 @@ def grade_batch(root: Path, batch: list[tuple[Submission, str]], sandbox: bool) 
 STUDENT_START = re.compile(r"Creating/updating student with ID '([^']+)'")
 
 
-def run_nbgrader(root: Path, batch: list[tuple[Submission, str]], sandbox: bool) -> list[Outcome]:
+def run_nbgrader(root: Path, batch: list[tuple[Submission, str]], sandbox: bool, uid: int = NOBODY) -> list[Outcome]:
     start = time.perf_counter()
     url, lecture = gradebook_url(root), batch[0][0].lecture
     with tempfile.TemporaryDirectory(prefix="mlcourse-batch-") as tmp:
@@ -282,9 +296,9 @@ def run_nbgrader(root: Path, batch: list[tuple[Submission, str]], sandbox: bool)
                 f"--CourseDirectory.db_url={url}"]
         if sandbox:
             (Path(tmp) / "ipc").mkdir()
-            sockets = sandbox_sockets(Path(tmp) / "ipc")
+            sockets = sandbox_sockets(Path(tmp) / "ipc", uid)
             args += [f"--ExecutePreprocessor.kernel_name={SANDBOX_KERNEL}", "--KernelManager.transport=ipc",
-                     f"--KernelManager.ip={sockets}/kernel"]
+                     f"--KernelManager.ip={sockets}/kernel", f"--Judge.sandbox_uid={uid}"]
         log_path = Path(tmp) / "nbgrader.log"
         with open(log_path, "w") as log:
             try:
@@ -329,14 +343,16 @@ def split_log(text: str) -> dict[str, str]:
     return parts
 
 
-def sandbox_sockets(folder: Path) -> Path:
-    """The folder where the sandboxed kernel makes its sockets: the only place outside the sandbox
-    the kernel may write. It belongs to nobody, inside ``folder`` (root's, mode 711), and the grader
-    never writes in it (tools/sandbox-kernel checks this layout before it starts a kernel)."""
+def sandbox_sockets(folder: Path, uid: int = NOBODY) -> Path:
+    """A folder where a sandboxed kernel makes its sockets: the only place outside the sandbox the
+    kernel may write. It belongs to the kernel's user, inside ``folder`` (root's, mode 711), and the
+    grader never writes in it (tools/sandbox-kernel checks this layout before it starts a kernel). The
+    judge makes one of these for each submission (``Judge.private_sockets``), so no two submissions of
+    a batch share one."""
     os.chmod(folder, 0o711)
-    sockets = folder / "sockets"
-    sockets.mkdir(mode=0o700)
-    os.chown(sockets, NOBODY, NOBODY)
+    sockets = Path(tempfile.mkdtemp(prefix="sockets-", dir=folder))
+    os.chmod(sockets, 0o700)
+    os.chown(sockets, uid, uid)
     return sockets
 
 
@@ -402,6 +418,7 @@ def run(root: Path, lecture=None, student=None, jobs=None, force=False, sandbox=
                 k = len(outcomes)
                 print(f"[{k}/{len(subs)}] {o.submission.name}: {o.status}{points(o)} ({o.seconds:.1f} s); "
                       f"{len(subs) - k} left, {time.perf_counter() - start:.0f} s elapsed", file=out, flush=True)
+    record_failures(root, outcomes)
     summary(outcomes, problems, out)
     return outcomes
 
@@ -418,10 +435,47 @@ def points(o: Outcome) -> str:
     return text
 
 
+NOT_GRADED = "not graded"  # the mark of a submission grading could not finish: never a zero
+
+
+def failure_marker(root: Path, sub: Submission) -> Path:
+    return log_of(root, sub).with_suffix(".failed")
+
+
+def record_failures(root: Path, outcomes) -> None:
+    """A submission that could not be graded is marked so (logs/autograde/<lecture>/<student>.failed, and
+    its notebooks flagged in the gradebook) until it is graded: `make export` then writes "not graded"
+    for it, not the 0 nbgrader would."""
+    failed = [o for o in outcomes if o.status == "failed"]
+    for o in outcomes:
+        marker = failure_marker(root, o.submission)
+        if o.status == "graded" and marker.exists():
+            marker.unlink()
+            _flag(root, o.submission, False)
+        elif o.status == "failed":
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            marker.write_text(o.why + "\n")
+            log_of(root, o.submission).with_suffix(".fingerprint").unlink(missing_ok=True)  # retried next time
+    for o in failed:
+        _flag(root, o.submission, True)
+
+
+def _flag(root: Path, sub: Submission, flagged: bool) -> None:
+    from nbgrader.api import Gradebook, MissingEntry
+
+    try:
+        with Gradebook(gradebook_url(root)) as gb:
+            for nb in gb.find_submission(sub.lecture, sub.student).notebooks:
+                nb.flagged = flagged
+            gb.db.commit()
+    except MissingEntry:
+        pass
+
+
 def summary(outcomes, problems, out) -> None:
     rows = [("submission", "status", "autograded", "by hand", "notes")]
     for o in sorted(outcomes, key=lambda o: o.submission.name):
-        auto = f"{o.score:g}/{o.max_score:g}" if o.score is not None else "-"
+        auto = f"{o.score:g}/{o.max_score:g}" if o.score is not None else NOT_GRADED if o.status == "failed" else "-"
         rows.append((o.submission.name, o.status, auto, str(o.hand or "-"), shown(o.why)))
     rows += [("", "skipped", "-", "-", p) for p in problems]
     widths = [max(len(r[k]) for r in rows) for k in range(4)]
@@ -431,6 +485,10 @@ def summary(outcomes, problems, out) -> None:
     counts = {s: sum(o.status == s for o in outcomes) for s in ("graded", "unchanged", "failed")}
     print(f"\n{counts['graded']} graded, {counts['unchanged']} unchanged, {counts['failed']} failed, "
           f"{len(problems)} skipped", file=out)
+    if counts["failed"]:
+        print(f"{counts['failed']} submission(s) could not be graded: they are marked {NOT_GRADED!r} (not 0) in "
+              "grades.csv and flagged in the formgrader; run make autograde again to retry them (their logs "
+              "in logs/autograde/ say why)", file=out)
     waiting = [o for o in outcomes if o.hand and o.hand.pending]
     if waiting:
         print(f"{len(waiting)} submission(s) have written answers to grade by hand, "

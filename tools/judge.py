@@ -45,7 +45,7 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbclient.util import ensure_async, run_sync
 from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import Execute
-from traitlets import Unicode
+from traitlets import Int, Unicode
 
 import judge_wire as wire
 from allowance import Allowance, grading_library
@@ -62,6 +62,11 @@ KERNEL_DIED = ("KernelDied", "the kernel stopped while running this cell (a memo
                "os._exit or a crash); it was restarted for the cells below")
 TIMED_OUT = ("CellTimeoutError", "this cell ran past its time limit and could not be interrupted; the "
              "kernel was restarted for the cells below")
+# A submission's budget, restarts of its kernel included: past it, what is left fails without running.
+MAX_RESTARTS = 5
+SUBMISSION_SECONDS = 20 * 60
+OUT_OF_BUDGET = ("OutOfBudget", "the submission used up its grading budget (restarts of its kernel, or time "
+                 "in all): this cell was not run")
 
 
 # ----------------------------------------------------------------------------- what a lecture says
@@ -174,6 +179,9 @@ class Judge(Execute):
     """nbgrader's Execute replaced: see the module's docstring."""
 
     course_root = Unicode("", help="the course folder (with solutions/ and lib/)").tag(config=True)
+    sandbox_uid = Int(65534, help="the user the sandboxed kernels of this grader run as (one per job)").tag(config=True)
+    max_restarts = Int(MAX_RESTARTS, help="restarts of a submission's kernel at most").tag(config=True)
+    submission_seconds = Int(SUBMISSION_SECONDS, help="seconds of grading for one submission at most").tag(config=True)
     # The kernel is done with once the tests have run: kill it rather than wait for it to shut down.
     shutdown_kernel = Unicode("immediate").tag(config=True)
     _deadline = None  # while a test runs: when its time is up (all its calls together)
@@ -189,13 +197,17 @@ class Judge(Execute):
         spec = LectureSpec.read(root / "solutions" / info["assignment"] / f"{info['notebook']}.ipynb")
         library, site = grading_library(LIBRARY_ROOT, spec.allowance)
         start = {}
+        self._sockets = None
         if self.kernel_name == "mlcourse-sandbox":
-            self.extra_arguments = ["--lib", str(library), *[a for e in site.entries for a in ("--site", e)],
+            self.extra_arguments = ["--lib", str(library), "--uid", str(self.sandbox_uid),
+                                    *[a for e in site.entries for a in ("--site", e)],
                                     *[a for p in site.hidden for a in ("--hide", str(p))],
                                     *[a for p in site.others for a in ("--hide-python", str(p))]]
+            self._sockets = self.private_sockets()
         else:  # unconfined (SANDBOX=0): the copy of the library comes first; packages cannot be hidden
             start["env"] = {**os.environ, "PYTHONPATH": str(library)}
-        self._ran = []
+        self._ran, self._restarts = [], 0
+        self._budget_end = time.monotonic() + self.submission_seconds
         self._seed_label = f"{info['student']} in {info['assignment']}"
         key = grading.hidden_key(grading_secret(root), info["assignment"], info["student"])
         start["cwd"] = kernel_folder = self._kernel_folder(Path(resources["metadata"]["path"]))
@@ -204,7 +216,29 @@ class Judge(Execute):
                 self._judge(nb, spec, start)
         finally:
             shutil.rmtree(kernel_folder, ignore_errors=True)
+            if self._sockets is not None:
+                shutil.rmtree(self._sockets, ignore_errors=True)
         return nb, resources
+
+    def private_sockets(self) -> Path:
+        """A socket folder for this submission's kernel alone, beside the one the grader was given
+        (``KernelManager.ip``, in a folder of root's with mode 711), owned by the kernel's user: no
+        file one submission leaves there is seen by the next."""
+        configured = Path(str(self.config.KernelManager.get("ip", "")) or "/nonexistent/sockets/kernel")
+        parent = configured.parent.parent
+        info = parent.lstat() if parent.exists() else None
+        if info is None or not parent.is_dir() or parent.is_symlink() or info.st_uid != 0 or (info.st_mode & 0o777) != 0o711:
+            raise RuntimeError(f"{parent} must be a folder of root's with mode 711 (make autograde prepares it)")
+        folder = Path(tempfile.mkdtemp(prefix="sockets-", dir=parent))
+        os.chmod(folder, 0o700)
+        os.chown(folder, self.sandbox_uid, self.sandbox_uid)
+        return folder
+
+    def create_kernel_manager(self):
+        km = super().create_kernel_manager()
+        if getattr(self, "_sockets", None) is not None:
+            km.ip = str(self._sockets / "kernel")
+        return km
 
     @staticmethod
     def _kernel_folder(graded: Path) -> str:
@@ -265,9 +299,15 @@ class Judge(Execute):
         if ran and store_history:
             self._ran.append(source)
 
+    def _out_of_budget(self) -> bool:
+        return self._restarts > self.max_restarts or time.monotonic() > self._budget_end
+
     def _run_cell(self, cell, index, store_history=True, replay=True) -> bool:
         """Run a cell; a dead kernel or a cell that cannot be stopped fails that cell only (and it is
         not run again when the kernel restarts). True if it ran."""
+        if self._out_of_budget():
+            self._fail(cell, OUT_OF_BUDGET)
+            return False
         try:
             self.execute_cell(cell, index, store_history=store_history)
             if replay:
@@ -291,7 +331,13 @@ class Judge(Execute):
                                                            traceback=[f"{ename}: {evalue}"]))
 
     def _restart(self):
-        """A fresh kernel, with what ran before (but the cell that killed it) run again."""
+        """A fresh kernel, with what ran before (but the cell that killed it) run again; none past the
+        submission's budget (``MAX_RESTARTS``), after which what is left fails without running."""
+        self._restarts += 1
+        if self._out_of_budget():
+            self.log.warning("the submission used up its grading budget; what is left fails")
+            return
+        self.log.warning("restarting the kernel (%d of at most %d restarts)", self._restarts, self.max_restarts)
         run_sync(self._async_restart_kernel)()
         replay, self._ran = self._ran, []
         self._prepare_kernel()
@@ -330,19 +376,24 @@ class Judge(Execute):
             if raised.get("ename") == "KeyboardInterrupt":
                 raise StudentError(f"calling {name}(...) took longer than the time limit ({self.timeout} s)")
             raise StudentError(format_raised(name, raised), ename=str(raised.get("ename"))[:100])
-        return wire.decode(reply.get("result")), after
+        try:
+            return wire.decode(reply.get("result")), after
+        except RecursionError:
+            raise StudentError(f"calling {name}(...) returned a value nested too deeply to be read") from None
 
     @staticmethod
     def _decoded(value):
         try:
             return wire.decode(value)
-        except (wire.WireError, ValueError, TypeError) as err:
+        except (wire.WireError, ValueError, TypeError, RecursionError) as err:
             return wire.Unreadable(f"value that could not be read ({err})")
 
     def describe(self, names: list[str]) -> dict:
         return self._ask(f"__mlcourse_judge__.describe({json.dumps(names)!r})", [], "reading your names")
 
     def _ask(self, expression: str, callbacks: list, what: str) -> dict:
+        if self._out_of_budget():
+            raise StudentError(f"{what}: {OUT_OF_BUDGET[1].split(': this cell')[0]}", ename="OutOfBudget")
         if self._deadline is not None and time.monotonic() > self._deadline:
             raise StudentError(f"{what}: the test ran out of time ({self.timeout} s for the whole test)")
         reply = run_sync(self._async_ask)(expression, callbacks)
@@ -360,7 +411,7 @@ class Judge(Execute):
             raise StudentError(f"{what}: the kernel sent back something other than the grader's reply")
         try:
             answer = json.loads(data["reply"])
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested beyond what the parser follows
             answer = None
         if not isinstance(answer, dict):
             raise StudentError(f"{what}: the kernel's reply could not be read")
@@ -440,7 +491,7 @@ class Judge(Execute):
             else:
                 try:
                     namespace[name] = wire.decode(entry.get("value"))
-                except (wire.WireError, ValueError, TypeError) as err:
+                except (wire.WireError, ValueError, TypeError, RecursionError) as err:
                     namespace[name] = wire.Unreadable(f"value that could not be read ({err})")
         return namespace
 
