@@ -195,3 +195,26 @@ def _frames():
 
 # Lines that appear only in hidden tests, to look for in what the student gets back.
 HIDDEN_MARKERS = ("### BEGIN HIDDEN TESTS", "_rng = np.random.default_rng()")
+
+
+# Takes every process the kernel's user may have, and holds them 3 s while other kernels start; RELEASE lets
+# them go again. (The limit is per user: each grading job runs its kernels as a user of its own.)
+PROCESS_HOG = '''
+import os, time
+_children = []
+while True:
+    try:
+        _pid = os.fork()
+    except OSError:  # the process limit of this kernel's user
+        break
+    if _pid == 0:
+        time.sleep(120)
+        os._exit(0)
+    _children.append(_pid)
+time.sleep(3)
+'''
+RELEASE = '''
+for _pid in _children:
+    os.kill(_pid, 9)
+    os.waitpid(_pid, 0)
+'''

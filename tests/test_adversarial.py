@@ -35,6 +35,7 @@ from conftest import ROOT, nbgrader_meta
 
 import course
 import grade
+import hostile
 from hostile import (ALLOWED_ENVIRONMENT, CHEAT_BEFORE_SETUP, CHEAT_LEAK, CHEAT_TAMPER, ENVIRONMENT, HIDDEN_MARKERS,
                      SYMLINK_THEN_DIE)
 
@@ -131,20 +132,6 @@ _attempt("resolve example.com", lambda: _socket.getaddrinfo("example.com", 80))
 '''
 
 
-PROCESS_HOG = '''
-import os, time
-children = []
-while True:
-    try:
-        pid = os.fork()
-    except OSError:  # the process limit of this kernel's user
-        break
-    if pid == 0:
-        time.sleep(120)
-        os._exit(0)
-    children.append(pid)
-time.sleep(3)  # hold them while the other job starts its kernels
-'''
 SOCKET_FOLDER = ("import json, os\nfrom ipykernel.connect import get_connection_info\n"
                  "sockets = os.path.dirname(json.loads(get_connection_info())['ip'])\n")
 
@@ -562,7 +549,7 @@ print("forked a daemon, pid", os.read(_read, 20).decode(), "in the sandbox")
     if case in ("own_timestamp", "no_cell_ids"):  # the correct answers; the files are changed below
         return nb
     if case == "process_hog":  # children sleeping until its kernel goes, as many as its user may have
-        return nb.insert_after("answer", PROCESS_HOG)
+        return nb.insert_after("answer", hostile.PROCESS_HOG)
     if case == "socket_drop":
         return nb.insert_after("answer", SOCKET_FOLDER + "open(os.path.join(sockets, 'left-by-socket-drop'), 'w').write('hi')\n")
     if case == "socket_peek":

@@ -11,6 +11,10 @@ point) plus an attack:
   student's kernel (issue 13: a cell above the setup, tampering with the checks, IPython and the
   built-ins, an output read as full points, looking for the hidden tests): it must score zero, and
   no hidden test may reach its outputs or its feedback;
+- ``neighbour`` hands in the solution's answers, then takes every process its user may have (and holds
+  them for 3 s, while the others are graded beside it), leaves a file in its socket folder, and makes every
+  later reply of its kernel a JSON nested 200,000 deep: its grading finishes, and every other
+  student's marks are exactly what their answers earn;
 - ``borrower`` hands in the solution's answers except one exercise, answered by calling the library's
   reference (directly, and through a private copy of the module loaded from its file): it must lose
   exactly that exercise's points.
@@ -171,6 +175,21 @@ def cheater(release, student_names):
     return nb
 
 
+NEIGHBOUR = hostile.PROCESS_HOG + hostile.RELEASE + '''
+import json
+from ipykernel.connect import get_connection_info
+open(os.path.join(os.path.dirname(json.loads(get_connection_info())["ip"]), "left-by-neighbour"), "w").write("hi")
+_R = type(__mlcourse_judge__.describe("[]"))
+__mlcourse_judge__.call = lambda request: _R("[" * 200000 + "]" * 200000)
+'''
+
+
+def neighbour(filled):
+    nb = nbformat.from_dict(filled)
+    nb.cells.append(new_code_cell(NEIGHBOUR))
+    return nb
+
+
 def borrower(filled, lecture):
     nb = nbformat.from_dict(filled)
     grade_id, answer = BORROWED[lecture]
@@ -204,6 +223,7 @@ def graded(tmp_path_factory):
             names = judge.LectureSpec.read(sol_path).student_names
             for student, nb in (("hostile_pages", hostile_pages(filled)),
                                 ("hostile_links", hostile_links(filled, root, sol_path.name)),
+                                ("neighbour", neighbour(filled)),
                                 ("cheater", cheater(release, names)), ("borrower", borrower(filled, name))):
                 target = root / "submitted" / student / name / sol_path.name
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -222,11 +242,20 @@ def graded(tmp_path_factory):
 @pytest.mark.parametrize("lecture", LECTURES)
 @pytest.mark.parametrize("student", (*STUDENTS, "cheater", "borrower"))
 def test_each_submission_scores_exactly_what_its_answers_earn(graded, student, lecture):
+    """(``neighbour`` aside: its own calls fail by its doing; see the next test.)"""
     root, outcomes, (full, expected), log = graded
     o = outcomes[(student, lecture)]
     assert o.status == "graded", f"{student}/{lecture}: {o.status} ({o.why})\n{log}"
     assert (o.score, o.max_score) == (expected[(student, lecture)], full[lecture]), \
         f"{student}/{lecture}: {o.score}/{o.max_score}, expected {expected[(student, lecture)]}"
+
+
+@pytest.mark.parametrize("lecture", LECTURES)
+def test_a_hostile_neighbour_is_graded_and_harms_no_one(graded, lecture):
+    root, outcomes, (full, expected), log = graded
+    o = outcomes[("neighbour", lecture)]
+    assert o.status == "graded", f"neighbour/{lecture}: {o.status} ({o.why})"
+    assert o.score is not None and o.score < full[lecture], "its own calls return what cannot be read"
 
 
 @pytest.mark.parametrize("lecture", LECTURES)

@@ -20,7 +20,9 @@ survives, strengthen the hidden test, never the bank.
 sandbox, with one kernel: the setup cells run once, then round after round the answer cells (round k
 holds the k-th wrong answer of every exercise, the model answer where an exercise has fewer), and after
 each round every test cell of the exercises it changed, once per seed (each seed is another student's
-hidden inputs, drawn as grading draws them).
+hidden inputs, drawn as grading draws them). The names the answers define are cleared between rounds.
+A wrong answer is graded beside the other exercises' answers of its round, which are wrong too: one
+that calls another exercise's function should carry its own copy of it.
 """
 
 from __future__ import annotations
@@ -95,6 +97,9 @@ class BankJudge(judge.Judge):
             for source in spec.setup:
                 self._run_quietly(source)
             for answers, entries in self.rounds:
+                # the previous round's answers go first: a wrong answer whose cell fails before its
+                # def must not be graded as the function the round before defined
+                self._run_quietly(f"for _name in {sorted(spec.student_names)!r}:\n    globals().pop(_name, None)\n")
                 for grade_id in order:
                     self._run_quietly(answers[grade_id])
                 namespace = self._test_namespace(spec)
