@@ -74,6 +74,7 @@ display(SVG("""<svg xmlns="http://www.w3.org/2000/svg" onload="{_SCRIPT}"><scrip
 display({{"text/html": """<img src=x onerror="{_SCRIPT}">""", "text/plain": "html"}}, raw=True)
 display({{"application/javascript": """{_SCRIPT}""", "text/plain": "js"}}, raw=True)
 display({{"text/markdown": """<img src=x onerror="{_SCRIPT}">""", "text/plain": "md"}}, raw=True)
+display({{"text/markdown": """[click me](javascript:{_SCRIPT})""", "text/plain": "md link"}}, raw=True)
 print("<script>{_SCRIPT}</script>")
 '''
 

@@ -155,6 +155,14 @@ def test_feedback_names_submissions_it_could_not_give_feedback_for(mini, feedbac
         assert f"late/{LECTURE}: not autograded yet (make autograde), so no feedback" in out.getvalue()
     finally:
         shutil.rmtree(late.parent)
+    evil = mini / "submitted" / "evil\x1b[2J" / LECTURE      # a folder name that would clear the terminal
+    evil.mkdir(parents=True)
+    try:
+        out = io.StringIO()
+        course.feedback(mini, out=out)
+        assert "\x1b" not in out.getvalue() and "evil\\x1b[2J" in out.getvalue(), out.getvalue()
+    finally:
+        shutil.rmtree(evil.parent)
 
 
 def test_export_says_what_grades_csv_holds(mini, feedback_output):

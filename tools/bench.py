@@ -16,7 +16,7 @@
    with 2 jobs on SQLite and on PostgreSQL (when one is reachable through MLCOURSE_GRADEBOOK or
    .ci/postgres), and with --big-class N, a class of N on 2 jobs.
 
-    python tools/bench.py [--class-size 40] [--lecture 02-perceptron] [--skip-grading] [--big-class 300]
+    python tools/bench.py [--class-size 40] [--lecture 02-perceptron] [--skip-grading | --grading-only] [--big-class 300]
 """
 
 from __future__ import annotations
@@ -419,9 +419,14 @@ def main() -> None:
                         help="also time a class of N submissions on 2 jobs (make bench: 300)")
     parser.add_argument("--notebooks-only", nargs="*", metavar="LECTURE",
                         help="time only the solution notebooks (of these lectures, or all)")
+    parser.add_argument("--grading-only", action="store_true", help="time only grading (part 3)")
     args = parser.parse_args()
     floor = floor_seconds()
     print(f"floor: fresh kernel importing numpy and matplotlib: {floor:.2f} s (median of 3)")
+    if args.grading_only:
+        bench_startup()
+        bench_grading(args.lecture, args.class_size, floor, args.big_class)
+        return
     print(f"each notebook: {ROUNDS} rounds of (the floor, then the notebook); medians of the seconds and of the ratios,")
     print("so that a machine whose speed drifts compares each run with a floor taken just before it")
     print(f"{'notebook':<52} {'seconds':>8} {'x floor':>8}")

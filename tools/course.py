@@ -21,6 +21,12 @@ KERNEL = "mlcourse"
 CELL_TIMEOUT = 120  # seconds, when executing solution notebooks
 
 
+def shown(name) -> str:
+    """A name as it may be printed: control and other unprintable characters escaped (a file or folder
+    name from a submission must not move the instructor's terminal)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(name))
+
+
 def lectures(root: Path = ROOT) -> list[str]:
     """Names of the lectures: the folders of solutions/ that hold a notebook."""
     return sorted(p.parent.name for p in (root / "solutions").glob("*/*.ipynb"))
@@ -166,7 +172,7 @@ def feedback(root: Path = ROOT, lecture: str | None = None, student: str | None 
     known = set(lectures(root))
     autograded, ok, written = folders("autograded"), True, {}
     for s, name in sorted(folders("submitted") - autograded):
-        print(f"{s}/{name}: not autograded yet (make autograde), so no feedback", file=out)
+        print(f"{shown(s)}/{name}: not autograded yet (make autograde), so no feedback", file=out)
     for name in sorted({n for _, n in autograded}):
         log_path, start = root / "logs" / "feedback" / f"{name}.log", time.time()
         log_path.parent.mkdir(parents=True, exist_ok=True)
@@ -175,7 +181,7 @@ def feedback(root: Path = ROOT, lecture: str | None = None, student: str | None 
                             root=root, check=False, stdout=log, stderr=subprocess.STDOUT)
         for line in log_path.read_text(errors="replace").splitlines():
             if (m := re.search(r"\| (WARNING|ERROR|CRITICAL)\] (.*)", line)) and not any(n in line for n in FEEDBACK_NOISE):
-                print(f"{name}: {m[1].lower()}: {m[2]}", file=out)
+                print(f"{name}: {m[1].lower()}: {shown(m[2])}", file=out)
         if done.returncode:
             ok = False
             print(f"{name}: nbgrader failed (exit code {done.returncode}); its log: {log_path.relative_to(root)}", file=out)
@@ -186,7 +192,7 @@ def feedback(root: Path = ROOT, lecture: str | None = None, student: str | None 
                     written.setdefault(name, []).append((s, page))
                 else:
                     ok = False
-                    print(f"{s}/{name}: no feedback written for {nb.name}; see {log_path.relative_to(root)}", file=out)
+                    print(f"{shown(s)}/{name}: no feedback written for {shown(nb.name)}; see {log_path.relative_to(root)}", file=out)
     if not written:
         print("wrote no feedback" + ("" if autograded else ": nothing is autograded yet (make autograde)"), file=out)
         return ok

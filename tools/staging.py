@@ -23,7 +23,7 @@ from pathlib import Path
 
 import nbformat
 
-from course import lectures
+from course import lectures, shown  # noqa: F401 (shown: for the tools that print names)
 
 COLLECTION = ".collection"  # submitted/.collection/<lecture>.json: when each submission was collected
 TIMESTAMP = "timestamp.txt"  # nbgrader's name for a submission's time
@@ -35,11 +35,6 @@ TIMESTAMP = "timestamp.txt"  # nbgrader's name for a submission's time
 STUDENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 MAX_FILE_BYTES = 20_000_000  # a file of a submission larger than this is left out
 MAX_SUBMISSION_BYTES = 100_000_000  # and files past this total
-
-
-def shown(name: str) -> str:
-    """A name as it may be printed: control and other unprintable characters escaped."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(name))
 
 
 @dataclass
