@@ -41,8 +41,7 @@ import nbformat
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from course import ROOT, lectures, nbgrader, sync_gradebook  # noqa: E402
-from staging import (MAX_FILE_BYTES, MAX_SUBMISSION_BYTES, STUDENT_ID, Submission, collected_at,  # noqa: E402,F401
-                     discover, read_submission, shown)
+from staging import MAX_FILE_BYTES, Submission, collected_at, discover, read_submission, shown  # noqa: E402,F401
 from grading_secret import grading_secret  # noqa: E402
 
 SANDBOX_KERNEL = "mlcourse-sandbox"

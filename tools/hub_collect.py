@@ -69,8 +69,7 @@ def candidates(inbound: Path, lecture: str, outcome: Outcome) -> dict[str, tuple
         elif owner_uid(student) is None:
             outcome.refused.append((entry.name, f"no account is named {student}"))
         elif info.st_uid != owner_uid(student):
-            who = pwd.getpwuid(info.st_uid).pw_name if _known_uid(info.st_uid) else f"uid {info.st_uid}"
-            outcome.refused.append((entry.name, f"made by {who}, not by {student}: not collected"))
+            outcome.refused.append((entry.name, f"made by {account_name(info.st_uid)}, not by {student}: not collected"))
         else:
             if student in newest:
                 old, new = sorted([newest[student], (info.st_ctime, entry)])
@@ -81,12 +80,11 @@ def candidates(inbound: Path, lecture: str, outcome: Outcome) -> dict[str, tuple
     return newest
 
 
-def _known_uid(uid: int) -> bool:
+def account_name(uid: int) -> str:
     try:
-        pwd.getpwuid(uid)
-        return True
+        return pwd.getpwuid(uid).pw_name
     except KeyError:
-        return False
+        return f"uid {uid}"
 
 
 def copy_submission(folder: Path, target: Path, uid: int, outcome: Outcome) -> int:

@@ -117,7 +117,8 @@ class BankJudge(judge.Judge):
             self.report = self._probe(spec)
 
     def _probe(self, spec) -> dict:
-        """Run ``PROBE`` in the kernel: what a student's code there can find (see ``probe_kernel``)."""
+        """Run ``PROBE`` in the kernel: what a student's code there can find (the importable packages, the
+        library's callables, NumPy's withheld functions still there, other Pythons' packages folders)."""
         import json
 
         cell = nbformat.v4.new_code_cell(f"WITHHELD = {spec.allowance.numpy!r}\nSHORTCUTS = {SHORTCUTS!r}\n" + PROBE)
