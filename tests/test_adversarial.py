@@ -549,7 +549,7 @@ print("forked a daemon, pid", os.read(_read, 20).decode(), "in the sandbox")
     if case in ("own_timestamp", "no_cell_ids"):  # the correct answers; the files are changed below
         return nb
     if case == "process_hog":  # children sleeping until its kernel goes, as many as its user may have
-        return nb.insert_after("answer", hostile.PROCESS_HOG)
+        return nb.insert_after("answer", hostile.PROCESS_HOG + hostile.RELEASE)
     if case == "socket_drop":
         return nb.insert_after("answer", SOCKET_FOLDER + "open(os.path.join(sockets, 'left-by-socket-drop'), 'w').write('hi')\n")
     if case == "socket_peek":
