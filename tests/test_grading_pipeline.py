@@ -157,3 +157,32 @@ def test_feedback_renders_its_maths_without_a_network(graded_course, name):
         assert not [s for s in srcs if re.match(r"(https?:)?//", s)], f"{path}: scripts from the network: {srcs}"
         mathjax = [s for s in srcs if "MathJax.js" in s]
         assert mathjax and (path.parent / mathjax[0].split("?")[0]).resolve().is_file(), f"{path}: {srcs}"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="job users are leased by root, who grades")
+def test_a_job_user_is_never_shared_with_another_grader_on_the_machine(tmp_path):
+    """Two graders at once (another `make autograde`, or another worker of this test suite) must not
+    run kernels as one user: a submission taking every process of its user would stop the other's
+    kernels from starting. The lease is held until the job's process ends, however it ends."""
+    import subprocess
+    import sys
+
+    held = subprocess.Popen([sys.executable, "-c", "import sys, time; sys.path.insert(0, 'tools'); import grade\n"
+                             "with grade.job_uid() as uid:\n    print(uid, flush=True); time.sleep(60)"],
+                            cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        other = int(held.stdout.readline())
+        with grade.job_uid() as mine, grade.job_uid() as second:
+            assert len({other, mine, second}) == 3
+            assert {other, mine, second} <= set(grade.JOB_UIDS)
+    finally:
+        held.kill()
+        held.wait()
+    import fcntl
+    with open(grade.uid_locks() / str(other), "a") as lock:  # the dead grader's user is free again
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    leased = []
+    for _ in range(3):
+        with grade.job_uid() as uid:
+            leased.append(uid)
+    assert len(set(leased)) == 1  # a released user is leased again

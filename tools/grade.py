@@ -24,16 +24,18 @@ gradebook (writers wait their turn, see SQLITE_BUSY_TIMEOUT) or on a server data
 from __future__ import annotations
 
 import argparse
+import fcntl
 import hashlib
 import os
-import queue
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,9 +48,10 @@ from grading_secret import grading_secret  # noqa: E402
 
 SANDBOX_KERNEL = "mlcourse-sandbox"
 NOBODY = 65534  # the user a sandboxed kernel runs as when no job's own user is given (tools/sandbox-kernel)
-# Each job grading at once runs its kernels as a user of its own, from this range (no account has these
-# ids; tools/sandbox-kernel accepts only them and nobody): the process limit is per user, so a submission
-# that uses up its processes cannot keep the kernels of another job from starting.
+# Each job grading at once on this machine runs its kernels as a user of its own, from this range (no
+# account has these ids; tools/sandbox-kernel accepts only them and nobody; job_uid leases them): the
+# process limit is per user, so a submission that uses up its processes cannot keep the kernels of
+# another job, of this grader or of another, from starting.
 JOB_UIDS = range(2_100_000_000, 2_100_000_256)
 SUBMISSION_TIMEOUT = 30 * 60  # seconds for one submission, all cells together, as a last resort
 BATCH = 10  # submissions graded by one nbgrader process at most
@@ -257,22 +260,52 @@ def log_of(root: Path, sub: Submission) -> Path:
     return root / "logs" / "autograde" / sub.lecture / f"{sub.student}.log"
 
 
-_free_uids: queue.Queue = queue.Queue()
-for _uid in JOB_UIDS:
-    _free_uids.put(_uid)
+def uid_locks() -> Path:
+    """Root's private folder of lock files, one per user of JOB_UIDS, shared by every grader on this
+    machine (two `make autograde` at once, a test suite's workers)."""
+    folder = Path("/run" if Path("/run").is_dir() else tempfile.gettempdir()) / "mlcourse-job-uids"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    info = folder.lstat()
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o077:
+        sys.exit(f"{folder} must be a folder of the grader's own that no one else may open: remove it and grade again")
+    return folder
+
+
+@contextmanager
+def job_uid():
+    """A user of JOB_UIDS that no other grading job on this machine runs kernels as now. It is held
+    by a lock on its file, which goes when the job ends or its process dies; each process of a
+    sandboxed kernel counts against its user's process limit, so a submission that takes all of its
+    processes must not share its user with a kernel being started by any other grader."""
+    folder = uid_locks()
+    while True:
+        for uid in JOB_UIDS:
+            fd = os.open(folder / str(uid), os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                continue
+            try:
+                yield uid
+            finally:
+                os.close(fd)
+            return
+        time.sleep(1)  # every one of them in use: wait for a job to end
 
 
 def grade_batch(root: Path, batch: list[tuple[Submission, str]], sandbox: bool) -> list[Outcome]:
     """Grade submissions of one lecture in one `nbgrader autograde` process (its start-up is paid
     once), its kernels as a user no other job has; a submission the batch could not grade is graded
     again alone, and failures are its own."""
-    uid = _free_uids.get()
     try:
-        outcomes = run_nbgrader(root, batch, sandbox, uid)
+        if sandbox:
+            with job_uid() as uid:
+                outcomes = run_nbgrader(root, batch, sandbox, uid)
+        else:
+            outcomes = run_nbgrader(root, batch, sandbox)
     except Exception as err:  # the grader itself failed: each submission gets its own try below
         outcomes = [Outcome(sub, "failed", f"{type(err).__name__}: {shown(str(err))[:200]}") for sub, _ in batch]
-    finally:
-        _free_uids.put(uid)
     if len(batch) > 1:
         stamps = dict((sub.name, stamp) for sub, stamp in batch)
         outcomes = [o if o.status != "failed" else grade_batch(root, [(o.submission, stamps[o.submission.name])],
