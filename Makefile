@@ -63,8 +63,11 @@ lab: $(STAMP)
 # Saved outputs must not depend on the CPU: nbval re-runs the solutions under two sets of OpenBLAS
 # kernels (AVX2 and SSE on x86-64; elsewhere the machine's own and the generic ARMv8 set).
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+# A set the CPU lacks the instructions for kills the kernel, so the first set is the widest this CPU
+# runs (AVX2, else AVX, else OpenBLAS's own choice), the second SSE3's, which every x86-64 CPU runs.
+CPU_FLAGS := $(shell grep -m1 -o -w -e avx2 -e avx /proc/cpuinfo 2>/dev/null | sort -u | tr '\n' ' ')
 ifeq ($(shell uname -m),x86_64)
-BLAS_FIRST := OPENBLAS_CORETYPE=Haswell
+BLAS_FIRST := $(if $(filter avx2,$(CPU_FLAGS)),OPENBLAS_CORETYPE=Haswell,$(if $(filter avx,$(CPU_FLAGS)),OPENBLAS_CORETYPE=Sandybridge,))
 BLAS_SECOND := OPENBLAS_CORETYPE=Prescott
 else
 BLAS_FIRST :=
