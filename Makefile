@@ -61,8 +61,9 @@ lab: $(STAMP)
 		--KernelSpecManager.allowed_kernelspecs=mlcourse --KernelSpecManager.allowed_kernelspecs=python3 $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 # Saved outputs must not depend on the CPU: nbval re-runs the solutions under two sets of OpenBLAS
-# kernels (AVX2 and SSE on x86-64; elsewhere the machine's own and the generic ARMv8 set).
-NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+# kernels (AVX2 and SSE on x86-64; elsewhere the machine's own and the generic ARMv8 set). A cell with
+# no reply in 300 s (its kernel dead or stuck) fails instead of leaving nbval waiting forever.
+NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=300
 # A set the CPU lacks the instructions for kills the kernel, so the first set is the widest this CPU
 # runs (AVX2, else AVX, else OpenBLAS's own choice), the second SSE3's, which every x86-64 CPU runs.
 CPU_FLAGS := $(shell grep -m1 -o -w -e avx2 -e avx /proc/cpuinfo 2>/dev/null | sort -u | tr '\n' ' ')
