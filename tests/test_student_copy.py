@@ -160,11 +160,12 @@ def test_the_copy_holds_the_course_and_nothing_of_the_instructors(copy):
         assert (copy / part).is_file(), f"the students' copy lacks {part}"
     assert sorted(p.name for p in copy.iterdir()) == sorted(student_copy.OWNED)
     # The released notebooks exactly as committed (NOTATION.md and every lecture's files).
-    released = {p.relative_to(ROOT / "notebooks") for p in (ROOT / "notebooks").rglob("*") if p.is_file()
-                and not {"__pycache__", ".ipynb_checkpoints"} & set(p.parts)}
-    theirs = {p.relative_to(copy / "notebooks") for p in (copy / "notebooks").rglob("*") if p.is_file()}
+    released = set(subprocess.run(["git", "ls-files", "-z", "notebooks"], cwd=ROOT, check=True, capture_output=True,
+                                  text=True).stdout.strip("\0").split("\0"))
+    theirs = {str(p.relative_to(copy)) for p in (copy / "notebooks").rglob("*") if p.is_file()}
     assert theirs == released
-    assert all((copy / "notebooks" / p).read_bytes() == (ROOT / "notebooks" / p).read_bytes() for p in released)
+    assert all((copy / p).read_bytes() == subprocess.run(["git", "show", f"HEAD:{p}"], cwd=ROOT, check=True,
+                                                         capture_output=True).stdout for p in released)
     present = [str(p.relative_to(copy)) for p in copy.rglob("*")
                if p.name in FORBIDDEN_NAMES or p.name in INSTRUCTOR_FILES or p.suffix == ".db" or p.name.endswith(".egg-info")]
     assert not present, f"the students' copy holds what is the instructors' only (or build debris): {present}"
@@ -204,6 +205,33 @@ def test_the_search_finds_what_is_planted(tmp_path):
     assert "model answer in notebooks/leak.py" in where, found
     assert "hidden test in lib/mlcourse/leak.py" in where, found
     assert "model answer in lib/mlcourse/leak.py" not in where, found
+
+
+def test_the_copy_is_what_is_committed_and_names_what_is_not(tmp_path, capsys):
+    """`make lab` in the instructors' repository saves their answers and outputs into notebooks/: the copy
+    takes what is committed, and says what it left out."""
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{ROOT}", str(repo)], check=True)
+    lecture = next((repo / "notebooks" / LECTURES[0]).glob("*.ipynb"))
+    committed_bytes = lecture.read_bytes()
+    nb = nbformat.read(lecture, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell("my_answer = 42", outputs=[
+        nbformat.v4.new_output("stream", name="stdout", text="THE INSTRUCTOR'S OWN OUTPUT\n")]))
+    nbformat.write(nb, lecture)
+    (repo / "notebooks" / LECTURES[0] / "scratch.ipynb").write_text("{}")
+    made = student_copy.make_copy(tmp_path / "copy", repository=repo)
+    copied = made.dest / "notebooks" / LECTURES[0] / lecture.name
+    assert copied.read_bytes() == committed_bytes
+    assert not (made.dest / "notebooks" / LECTURES[0] / "scratch.ipynb").exists()
+    assert made.uncommitted == sorted([f"notebooks/{LECTURES[0]}/{lecture.name}", f"notebooks/{LECTURES[0]}/scratch.ipynb"])
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, check=True, capture_output=True, text=True).stdout.strip()
+    assert made.commit == head
+    student_copy.main([str(tmp_path / "again")], repository=repo)
+    printed = capsys.readouterr().out
+    assert f"left out, as not committed (the copy has them as commit {head[:10]} does): notebooks/{LECTURES[0]}/" in printed
+    assert f"wrote the students' copy of commit {head[:10]}" in printed
+    with pytest.raises(SystemExit, match="not a git checkout"):
+        student_copy.make_copy(tmp_path / "none", repository=tmp_path / "copy")
 
 
 def test_pins_are_the_repositorys(copy):

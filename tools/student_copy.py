@@ -13,6 +13,10 @@ The pins are read from this repository's pyproject.toml, never written twice: th
 lab-config keeps nbgrader's Validate button) and none of its extras (`test`: pytest, nbval, Playwright...;
 `instructor`: the copying report), which only instructors and CI use.
 
+The copy is built from what is committed (git's HEAD), never from the working tree: `make lab` in this
+repository saves the instructor's own answers and outputs into notebooks/, and those must not be
+published. What differs from HEAD is named, and left out.
+
 A non-empty DEST is refused, untouched. With --force (FORCE=1) the copy's own parts in DEST are replaced
 (the paths in OWNED) and everything else there is left as it was and named: a published repository's
 `.git`, a LICENSE you added, a `.venv` from trying the copy out.
@@ -23,10 +27,16 @@ A non-empty DEST is refused, untouched. With --force (FORCE=1) the copy's own pa
 from __future__ import annotations
 
 import argparse
+import io
 import re
 import shutil
+import subprocess
 import sys
+import tarfile
+import tempfile
 import tomllib
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,28 +44,61 @@ TEMPLATES = ROOT / "tools" / "student-copy"
 # What the copy takes from this repository as it is, and the templates it fills in (the rest is generated).
 COPIED = ("notebooks", "lib/mlcourse", "lab-config")
 FROM_TEMPLATES = {"README.md": "README.md", "Makefile": "Makefile", ".gitignore": "gitignore"}
+# What the copy is made from: these paths as git's HEAD has them.
+SOURCES = (*COPIED, "pyproject.toml", "environment.yml", "README.md", "tools/student-copy")
 # Every top-level path of DEST the copy writes: what --force replaces (nothing else is touched).
 OWNED = ("notebooks", "lib", "lab-config", "pyproject.toml", "environment.yml", *FROM_TEMPLATES)
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", ".ipynb_checkpoints", ".pytest_cache")
 PIN = re.compile(r"([A-Za-z0-9_.-]+)==([0-9][^\s;]*)")
 
 
-def _project() -> dict:
-    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+@dataclass
+class Source:
+    """The committed state a copy is made from."""
+    root: Path  # a folder holding SOURCES as HEAD has them (it goes when the copy is made)
+    commit: str
+    uncommitted: list[str]  # paths of SOURCES whose working tree differs from HEAD (left out of the copy)
+    dest: Path | None = None  # where the copy was written
 
 
-def runtime_pins() -> list[str]:
+def git(*args: str, root: Path = ROOT) -> str:
+    return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, text=True).stdout
+
+
+@contextmanager
+def committed(root: Path = ROOT):
+    """SOURCES as git's HEAD has them, in a temporary folder."""
+    try:
+        commit = git("rev-parse", "--verify", "HEAD", root=root).strip()
+    except (OSError, subprocess.CalledProcessError):
+        raise SystemExit(f"{root} is not a git checkout with a commit: the students' copy is built from what is "
+                         "committed, so that nothing unsaved or unreviewed is published; commit the course first")
+    changed = [line[3:] for line in git("status", "--porcelain", "--untracked-files=all", "--", *SOURCES,
+                                        root=root).splitlines()]
+    archive = subprocess.run(["git", "archive", "--format=tar", commit, "--", *SOURCES], cwd=root, check=True,
+                             capture_output=True).stdout
+    with tempfile.TemporaryDirectory(prefix="student-copy-") as tmp:
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(tmp, filter="data")
+        yield Source(Path(tmp), commit, sorted(changed))
+
+
+def _project(root: Path) -> dict:
+    return tomllib.loads((root / "pyproject.toml").read_text())["project"]
+
+
+def runtime_pins(root: Path = ROOT) -> list[str]:
     """The pinned runtime dependencies of this repository's pyproject.toml (its extras left out)."""
-    pins = _project()["dependencies"]
+    pins = _project(root)["dependencies"]
     loose = [spec for spec in pins if not PIN.fullmatch(spec)]
     if loose:
         raise SystemExit(f"pyproject.toml: {loose} not pinned as name==version; the students' copy takes exact pins only")
     return pins
 
 
-def pyproject() -> str:
-    project = _project()
-    deps = "\n".join(f'    "{spec}",' for spec in runtime_pins())
+def pyproject(root: Path = ROOT) -> str:
+    project = _project(root)
+    deps = "\n".join(f'    "{spec}",' for spec in runtime_pins(root))
     return f"""# The course's pinned packages (the same pins as the instructors' repository). `make setup` installs them.
 [build-system]
 requires = ["setuptools>=68"]
@@ -76,12 +119,12 @@ where = ["lib"]
 """
 
 
-def environment_yml() -> str:
+def environment_yml(root: Path = ROOT) -> str:
     """The same pins for conda. A package the main environment.yml installs with pip (not on conda-forge)
     goes into the pip section here too."""
-    pip_only = {m[1].lower() for m in re.finditer(r"^\s+-\s*([A-Za-z0-9_.-]+)==", (ROOT / "environment.yml").read_text(), re.M)}
+    pip_only = {m[1].lower() for m in re.finditer(r"^\s+-\s*([A-Za-z0-9_.-]+)==", (root / "environment.yml").read_text(), re.M)}
     conda, pip = [], []
-    for spec in runtime_pins():
+    for spec in runtime_pins(root):
         name, version = PIN.fullmatch(spec).groups()
         if name.lower() in pip_only:
             pip.append(f"      - {name}=={version}")
@@ -92,17 +135,17 @@ def environment_yml() -> str:
             + "  - pip:\n" + "".join(line + "\n" for line in pip) + "      - -e .\n")
 
 
-def lectures_table() -> str:
+def lectures_table(root: Path = ROOT) -> str:
     """The table of lectures at the top of this repository's README (its links point into notebooks/)."""
-    rows = [line for line in (ROOT / "README.md").read_text().splitlines()
+    rows = [line for line in (root / "README.md").read_text().splitlines()
             if line.startswith("| lecture |") or line.startswith("|---") or re.match(r"\| \d\d \|", line)]
     if len(rows) < 3:
         raise SystemExit("README.md has no table of lectures (| lecture | topic |) to copy into the students' README")
     return "\n".join(rows)
 
 
-def check_destination(dest: Path, force: bool) -> None:
-    if dest == ROOT or dest in ROOT.parents or ROOT in dest.parents:
+def check_destination(dest: Path, force: bool, repository: Path = ROOT) -> None:
+    if dest == repository or dest in repository.parents or repository in dest.parents:
         raise SystemExit(f"DEST={dest} is this repository or holds it or lies inside it; choose a folder outside it")
     if dest.exists() and not dest.is_dir():
         raise SystemExit(f"DEST={dest} is a file, not a folder; nothing was written")
@@ -119,24 +162,33 @@ def _remove(path: Path) -> None:
         shutil.rmtree(path)
 
 
-def build(dest: Path, force: bool = False) -> Path:
-    """Write the students' copy into ``dest`` and return it."""
+def make_copy(dest: Path, force: bool = False, repository: Path = ROOT) -> Source:
+    """Write the students' copy of what ``repository`` has committed into ``dest``; say what it took."""
     dest = dest.resolve()
-    check_destination(dest, force)
-    # Everything generated is made before DEST is touched, so a failure leaves DEST as it was.
-    generated = {"pyproject.toml": pyproject(), "environment.yml": environment_yml(),
-                 "README.md": (TEMPLATES / "README.md").read_text().replace("{lectures}", lectures_table())}
-    dest.mkdir(parents=True, exist_ok=True)
-    for part in OWNED:
-        _remove(dest / part)
-    for part in COPIED:
-        shutil.copytree(ROOT / part, dest / part, ignore=IGNORED)
-    for name, text in generated.items():
-        (dest / name).write_text(text)
-    for name, template in FROM_TEMPLATES.items():
-        if name not in generated:
-            shutil.copy(TEMPLATES / template, dest / name)
-    return dest
+    check_destination(dest, force, repository.resolve())
+    with committed(repository) as source:
+        root = source.root
+        # Everything generated is made before DEST is touched, so a failure leaves DEST as it was.
+        templates = root / TEMPLATES.relative_to(ROOT)
+        generated = {"pyproject.toml": pyproject(root), "environment.yml": environment_yml(root),
+                     "README.md": (templates / "README.md").read_text().replace("{lectures}", lectures_table(root))}
+        dest.mkdir(parents=True, exist_ok=True)
+        for part in OWNED:
+            _remove(dest / part)
+        for part in COPIED:
+            shutil.copytree(root / part, dest / part, ignore=IGNORED)
+        for name, text in generated.items():
+            (dest / name).write_text(text)
+        for name, template in FROM_TEMPLATES.items():
+            if name not in generated:
+                shutil.copy(templates / template, dest / name)
+        source.dest = dest
+    return source
+
+
+def build(dest: Path, force: bool = False, repository: Path = ROOT) -> Path:
+    """Write the students' copy into ``dest`` and return it."""
+    return make_copy(dest, force, repository).dest
 
 
 def kept(dest: Path) -> list[str]:
@@ -144,15 +196,19 @@ def kept(dest: Path) -> list[str]:
     return sorted(p.name for p in dest.iterdir() if p.name not in OWNED)
 
 
-def main() -> None:
+def main(argv=None, repository: Path = ROOT) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("dest", type=Path, help="an empty folder outside this repository")
     parser.add_argument("--force", action="store_true",
                         help="write into a non-empty DEST: replace the copy's own parts there, keep the rest")
-    args = parser.parse_args()
-    dest = build(args.dest, args.force)
+    args = parser.parse_args(argv)
+    source = make_copy(args.dest, args.force, repository)
+    dest = source.dest
+    if source.uncommitted:
+        shown = ", ".join(source.uncommitted[:8]) + (f" and {len(source.uncommitted) - 8} more" if len(source.uncommitted) > 8 else "")
+        print(f"left out, as not committed (the copy has them as commit {source.commit[:10]} does): {shown}")
     lectures = sorted(p.name for p in (dest / "notebooks").iterdir() if p.is_dir())
-    print(f"wrote the students' copy to {dest}: {len(lectures)} lectures ({lectures[0]} to {lectures[-1]}), the mlcourse "
+    print(f"wrote the students' copy of commit {source.commit[:10]} to {dest}: {len(lectures)} lectures ({lectures[0]} to {lectures[-1]}), the mlcourse "
           "package, README.md and Makefile (`make lab`). Publish that folder; keep this repository private.")
     others = kept(dest)
     if others:
