@@ -89,6 +89,18 @@ def test_the_table_shows_autograded_points_and_points_to_grade_by_hand(mini):
     assert re.search(r"^2 submission\(s\) have written answers to grade by hand, 4 points in all", output, re.M)
 
 
+def test_progress_is_shown_from_the_first_step(mini):
+    """Nothing silent before the first submission is graded: each step says what it does, and each
+    graded submission how many are left and about how long they take."""
+    lines = (mini / "autograde.out").read_text().splitlines()
+    assert lines[0].startswith(f"found 3 submission(s) of {LECTURE}; putting the lectures and students in the gradebook")
+    assert lines[1].startswith("staging 3 submission(s)")
+    assert lines[2].startswith("grading 3 submission(s) with ")
+    progress = [line for line in lines if line.startswith("[")]
+    assert len(progress) == 3 and progress[-1].endswith("s elapsed"), progress
+    assert all(re.search(r"\d+ left, \d+ s elapsed, about \d+ s left$", line) for line in progress[:-1]), progress
+
+
 def test_the_table_shows_hand_grades_once_entered(mini):
     from nbgrader.api import Gradebook
 

@@ -421,9 +421,13 @@ def run(root: Path, lecture=None, student=None, jobs=None, force=False, sandbox=
     url = gradebook_url(root)
     grading_secret(root)  # made now, before graders in parallel need it
     jobs = jobs or os.cpu_count() or 1
-    sync_gradebook(sorted({s.lecture for s in subs}), root=root, db_url=url)
+    names = sorted({s.lecture for s in subs})
+    print(f"found {len(subs)} submission(s) of {', '.join(names)}; putting the lectures and students in the "
+          "gradebook...", file=out, flush=True)
+    sync_gradebook(names, root=root, db_url=url)
     add_students(url, sorted({s.student for s in subs}))
-    print(f"grading {len(subs)} submission(s) with {jobs} job(s); logs in logs/autograde/", file=out, flush=True)
+    print(f"staging {len(subs)} submission(s) (a clean copy of each, compared with its last grading)...",
+          file=out, flush=True)
     outcomes, start, todo = [], time.perf_counter(), []
     for sub in subs:
         try:
@@ -442,14 +446,21 @@ def run(root: Path, lecture=None, student=None, jobs=None, force=False, sandbox=
         items = [t for t in todo if t[0].lecture == lecture]
         count = min(len(items), max(-(-len(items) // BATCH), 2 * jobs))
         batches += [items[k * len(items) // count:(k + 1) * len(items) // count] for k in range(count)]
+    if todo:
+        print(f"grading {len(todo)} submission(s) with {jobs} job(s), in {len(batches)} batch(es); "
+              f"each takes a kernel's start and every cell of its notebooks; logs in logs/autograde/", file=out, flush=True)
+    start, graded = time.perf_counter(), 0
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         futures = [pool.submit(grade_batch, root, batch, sandbox) for batch in batches]
         for future in as_completed(futures):
             for o in future.result():
                 outcomes.append(o)
-                k = len(outcomes)
+                k, graded = len(outcomes), graded + 1
+                elapsed = time.perf_counter() - start
+                left = len(todo) - graded
+                eta = f", about {elapsed / graded * left:.0f} s left" if left else ""
                 print(f"[{k}/{len(subs)}] {o.submission.name}: {o.status}{points(o)} ({o.seconds:.1f} s); "
-                      f"{len(subs) - k} left, {time.perf_counter() - start:.0f} s elapsed", file=out, flush=True)
+                      f"{len(subs) - k} left, {elapsed:.0f} s elapsed{eta}", file=out, flush=True)
     record_failures(root, outcomes)
     summary(outcomes, problems, out)
     return outcomes
