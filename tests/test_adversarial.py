@@ -35,6 +35,7 @@ from conftest import ROOT, nbgrader_meta
 
 import course
 import grade
+import grades_export
 import hostile
 from hostile import (ALLOWED_ENVIRONMENT, CHEAT_BEFORE_SETUP, CHEAT_LEAK, CHEAT_TAMPER, ENVIRONMENT, HIDDEN_MARKERS,
                      SYMLINK_THEN_DIE)
@@ -961,7 +962,7 @@ def test_grades_csv_is_safe_to_open_in_a_spreadsheet(run):
     for row in rows:
         for value in row.values():
             assert not (value and value[0] in "=+-@" and not value.lstrip("+-").replace(".", "", 1).isdigit()), value
-    assert course.spreadsheet_safe("=HYPERLINK(1)") == "'=HYPERLINK(1)" and course.spreadsheet_safe("-2.5") == "-2.5"
+    assert grades_export.spreadsheet_safe("=HYPERLINK(1)") == "'=HYPERLINK(1)" and grades_export.spreadsheet_safe("-2.5") == "-2.5"
 
 
 def test_special_files_were_never_read(run):

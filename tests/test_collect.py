@@ -77,12 +77,18 @@ def test_a_canvas_zip(course):
     assert "not JSON (s004)" in why["dorrjane_1004_9005_pca.ipynb"]
     assert why["../../escape_1_2_pca.ipynb"] == "not at the top of the Canvas zip"
     assert sorted(p.name for p in (course / "submitted").iterdir()) == [".collection", "s001", "s002", "s003"]
-    times = json.loads((course / "submitted" / ".collection" / f"{LECTURE}.json").read_text())
-    assert times == {"s001": "2026-11-03 12:00:00", "s002": "2026-11-05 12:00:00", "s003": "2026-11-02 12:00:00"}
+    records = json.loads((course / "submitted" / ".collection" / f"{LECTURE}.json").read_text())
+    assert records == {
+        "s001": {"time": "2026-11-03 12:00:00", "platform": "canvas", "platform_id": "1001", "first_name": "Jane", "last_name": "Doe"},
+        "s002": {"time": "2026-11-05 12:00:00", "platform": "canvas", "platform_id": "1002", "late_marker": True,
+                 "first_name": "Élodie", "last_name": "Martin"},
+        "s003": {"time": "2026-11-02 12:00:00", "platform": "canvas", "platform_id": "4242", "first_name": "Ravi", "last_name": "Kumar"},
+    }
     assert not (course.parent / "escape_1_2_pca.ipynb").exists() and not list(course.parent.parent.glob("*.ipynb"))
     text = printed.getvalue()
     assert "3 notebook(s) collected" in text and "doejane_1001_9050_pca-1.ipynb is the latest" in text
     assert "kumarravi_4242_9003_my pca.ipynb  (renamed to the release's name)" in text
+    assert "marked late by the platform: s002 (make export applies the late policy" in text
 
 
 def test_a_moodle_zip_with_folders(course):

@@ -289,3 +289,123 @@ def test_a_submission_that_could_not_be_graded_is_marked_so_never_zero(mini, tmp
         assert {r["student_id"]: r for r in csv.DictReader(f)}["done"]["score"] != "not graded"
     with Gradebook(grade.gradebook_url(root)) as gb:
         assert not any(nb.flagged for nb in gb.find_submission(LECTURE, "done").notebooks)
+
+
+# --------------------------------------------------------------------------- grades back to the platform
+
+PLATFORM_ROSTER = """student_id,first_name,last_name,platform_id,email
+s001,Jane,Doe,1001,jane@uni.example
+s002,Élodie,"Martin, Jr.",1002,elodie@uni.example
+s003,Ravi,Kumar,77,ravi@uni.example
+"""
+
+
+@pytest.fixture(scope="module")
+def platform_class(tmp_path_factory):
+    """A class of three collected from the platforms: two from a Canvas zip (one marked late, a day and an
+    hour after the deadline), one from a Moodle zip; all hand in the right answers. deadlines.toml gives
+    the lecture a deadline and 10% a started day."""
+    import collect
+    import zipfile
+
+    root = tmp_path_factory.mktemp("platform")
+    shutil.copy(ROOT / "nbgrader_config.py", root)
+    (root / "tools").symlink_to(ROOT / "tools")
+    shutil.copytree(ROOT / "tests" / "fixtures" / LECTURE, root / "solutions" / LECTURE)
+    course.nbgrader("generate_assignment", LECTURE, "--log-level=WARN", root=root)
+    release = nbformat.read(root / "notebooks" / LECTURE / NOTEBOOK, as_version=4)
+    solution = nbformat.read(root / "solutions" / LECTURE / NOTEBOOK, as_version=4)
+    done = nbformat.writes(course.filled_release(release, solution)).encode()
+    (root / "roster.csv").write_text(PLATFORM_ROSTER, encoding="utf-8")
+    (root / "deadlines.toml").write_text('[policy]\ntimezone = "Europe/Berlin"\npenalty_per_day = 0.1\n'
+                                         f'zero_after_days = 7\n\n[deadlines]\n"{LECTURE}" = "2026-11-02 12:00"\n')
+    with zipfile.ZipFile(root / "canvas.zip", "w") as z:
+        z.writestr(zipfile.ZipInfo("doejane_1001_9001_mini.ipynb", (2026, 11, 1, 9, 0, 0)), done)
+        z.writestr(zipfile.ZipInfo("martinjrelodie_LATE_1002_9002_mini.ipynb", (2026, 11, 3, 13, 0, 0)), done)
+    with zipfile.ZipFile(root / "moodle.zip", "w") as z:
+        z.writestr(zipfile.ZipInfo("Ravi Kumar_77_assignsubmission_file/mini.ipynb", (2026, 11, 2, 11, 0, 0)), done)
+    collected = io.StringIO()
+    for name in ("canvas.zip", "moodle.zip"):
+        collect.report(collect.collect(root / name, LECTURE, root / "roster.csv", root=root), LECTURE, out=collected)
+    (root / "collect.out").write_text(collected.getvalue())
+    outcomes = grade.run(root, sandbox=SANDBOX, out=io.StringIO())
+    assert all(o.status == "graded" for o in outcomes)
+    printed = io.StringIO()
+    assert course.export(root, out=printed)
+    (root / "export.out").write_text(printed.getvalue())
+    return root
+
+
+def read_csv(path: Path) -> list[list[str]]:
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.reader(f))
+
+
+def test_collect_says_which_submissions_the_platform_marked_late(platform_class):
+    assert "marked late by the platform: s002" in (platform_class / "collect.out").read_text()
+
+
+def test_grades_csv_has_the_rosters_names_the_platform_ids_and_the_late_penalty(platform_class):
+    with open(platform_class / "grades.csv", newline="", encoding="utf-8") as f:
+        rows = {r["student_id"]: r for r in csv.DictReader(f)}
+    jane, elodie, ravi = rows["s001"], rows["s002"], rows["s003"]
+    assert (jane["first_name"], jane["last_name"], jane["email"]) == ("Jane", "Doe", "jane@uni.example")
+    assert elodie["last_name"] == "Martin, Jr." and elodie["first_name"] == "Élodie"  # a comma stays in its field
+    assert (jane["platform"], jane["platform_id"], ravi["platform"], ravi["platform_id"]) == ("canvas", "1001", "moodle", "77")
+    assert jane["timestamp"] == "2026-11-01T08:00:00+00:00"  # 09:00 in Berlin, the zone of deadlines.toml
+    assert jane["duedate"] == "2026-11-02T12:00:00+01:00"
+    # the written answer (2 points) waits for the formgrader: raw 4 of 6
+    assert [float(jane[k]) for k in ("raw_score", "late_submission_penalty", "score", "max_score")] == [4, 0, 4, 6]
+    assert elodie["days_late"] == "2"  # a day and an hour late: two started days
+    assert [float(elodie[k]) for k in ("raw_score", "late_submission_penalty", "score")] == [4, 0.8, 3.2]
+    assert ravi["days_late"] == "0" and float(ravi["score"]) == 4
+    out = (platform_class / "export.out").read_text()
+    assert "late: s002/99-mini, 2 day(s) after the deadline: -0.8 of 4 (deadline 2026-11-02 12:00 CET, 10% per started day late, 0 after 7 days)" in out
+
+
+def test_canvas_gets_its_gradebook_import_format(platform_class):
+    """Canvas's import: Student, ID, SIS User ID, SIS Login ID, Section, then a column per assignment;
+    ID is the Canvas user id the zip gave; only the Canvas students are in it."""
+    rows = read_csv(platform_class / "grades-canvas.csv")
+    assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", LECTURE]
+    assert rows[1:] == [["Doe, Jane", "1001", "", "", "", "4"], ["Martin, Jr., Élodie", "1002", "", "", "", "3.2"]]
+    assert "wrote grades-canvas.csv: Canvas's gradebook import" in (platform_class / "export.out").read_text()
+
+
+def test_moodle_gets_its_grading_worksheet(platform_class):
+    """Moodle's offline grading worksheet: its importer finds the columns Identifier ("Participant <id>"),
+    Grade and Last modified (grade) by name; the comment says how the grade was made."""
+    rows = read_csv(platform_class / f"grades-moodle-{LECTURE}.csv")
+    assert rows[0] == ["Identifier", "Full name", "Email address", "Grade", "Maximum Grade", "Last modified (grade)",
+                       "Feedback comments"]
+    [ravi] = rows[1:]
+    assert ravi[:5] == ["Participant 77", "Ravi Kumar", "ravi@uni.example", "4", "6"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", ravi[5])
+    assert ravi[6] == "4/6 points; written answers not graded yet"
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[policy]\npenalty_per_day = 10\n', "penalty_per_day = 10 must be a share of the score between 0 and 1"),
+    ('[policy]\ntimezone = "Mars/Olympus"\n', "is not a time zone"),
+    ('[deadlines]\n"99-mini" = "next friday"\n', "is not a time like"),
+    ('[policy]\npenalty = 0.1\n', "unknown key(s) penalty"),
+    ('[deadline]\n', "unknown section(s) deadline"),
+])
+def test_a_mistake_in_the_late_policy_is_named(tmp_path, text, message):
+    import deadlines
+
+    (tmp_path / "deadlines.toml").write_text(text)
+    with pytest.raises(SystemExit, match=re.escape(message)):
+        deadlines.load(tmp_path)
+
+
+def test_a_deadline_for_no_lecture_is_named_and_nothing_written(platform_class):
+    policy = platform_class / "deadlines.toml"
+    kept = policy.read_text()
+    try:
+        policy.write_text(kept + '"99-mnii" = "2026-11-02 12:00"\n')
+        out = io.StringIO()
+        assert not course.export(platform_class, out=out)
+        assert "no lecture is called 99-mnii" in out.getvalue()
+    finally:
+        policy.write_text(kept)

@@ -10,7 +10,9 @@ after its student:
 
 The roster (CSV with a header) maps those to the course's student ids: ``student_id`` (the folder name in
 `submitted/`), ``first_name``, ``last_name``, and optionally ``platform_id`` (the Canvas user id or Moodle
-participant id, which wins over the name when given). Every notebook of the zip ends up in
+participant id, which wins over the name when given) and ``email``. What the platform says of each collected
+submission (its time, the student's id there, Canvas's late marker) and the roster's names are recorded in
+`submitted/.collection/<lecture>.json`, for `make export` to send the grades back. Every notebook of the zip ends up in
 `submitted/<student_id>/<lecture>/<the release's notebook name>`, or in the summary with the reason it did not:
 a name the roster does not know, a file that is not a notebook, a notebook that is not valid JSON, a file too
 large, or an older duplicate (the latest one, by the zip's time stamp, wins, and the summary says so).
@@ -53,7 +55,12 @@ class Outcome:
     collected: list = field(default_factory=list)      # (student, member, renamed?)
     left_out: list = field(default_factory=list)       # (member, why)
     replaced: list = field(default_factory=list)       # (student, older member, newer member)
-    times: dict = field(default_factory=dict)          # student -> when the platform received the notebook
+    records: dict = field(default_factory=dict)        # student -> what the platform says (staging.record_collection)
+
+    @property
+    def late(self) -> list[str]:
+        """Students whose submission the platform marked late."""
+        return sorted(s for s, r in self.records.items() if r.get("late_marker"))
 
 
 def _fold(text: str) -> str:
@@ -91,6 +98,17 @@ def platform_of(names: list[str]) -> str:
     """Which platform wrote the zip, from its structure: Moodle names every member after its student
     (``Full Name_id_assignsubmission_...``, a file or a folder); Canvas puts every file at the top."""
     return "moodle" if any(MOODLE.fullmatch(n) for n in names) else "canvas"
+
+
+def platform_facts(member: str, platform: str) -> dict:
+    """What the platform's name of a zip member says: the student's id there, and its late marker."""
+    m = (MOODLE if platform == "moodle" else CANVAS).fullmatch(member)
+    if not m:
+        return {}
+    facts = {"platform": platform, "platform_id": m["uid"]}
+    if platform == "canvas" and m["late"]:
+        facts["late_marker"] = True
+    return facts
 
 
 def identify(member: str, roster: list[dict], platform: str = "canvas"):
@@ -171,9 +189,14 @@ def collect(zip_path: Path, lecture: str, roster_path: Path, root: Path = ROOT, 
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
             outcome.collected.append((sid, info.filename, file == expected))
-            outcome.times[sid] = "%04d-%02d-%02d %02d:%02d:%02d" % info.date_time  # the platform's upload time
-    if outcome.times:
-        record_collection(root, lecture, outcome.times)
+            row = next(r for r in roster if r["student_id"] == sid)
+            outcome.records[sid] = {
+                "time": "%04d-%02d-%02d %02d:%02d:%02d" % info.date_time,  # the platform's upload time
+                **platform_facts(info.filename, platform),
+                **{key: row[key].strip() for key in ("first_name", "last_name", "email") if (row.get(key) or "").strip()},
+            }
+    if outcome.records:
+        record_collection(root, lecture, outcome.records)
     return outcome
 
 
@@ -186,6 +209,9 @@ def report(outcome: Outcome, lecture: str, out=sys.stdout) -> None:
         print(f"  duplicate  {sid:<16} {shown(newer)} is the latest; {shown(older)} was not collected", file=out)
     for member, why in outcome.left_out:
         print(f"  left out   {shown(member)}: {shown(why)}", file=out)
+    if outcome.late:
+        print(f"  marked late by the platform: {', '.join(outcome.late)} (make export applies the late policy of "
+              "deadlines.toml, from the times recorded)", file=out)
 
 
 def main() -> None:

@@ -244,78 +244,12 @@ def cmd_export(args) -> None:
     sys.exit(0 if export(ROOT) else 1)
 
 
-def spreadsheet_safe(value: str) -> str:
-    """A CSV field that a spreadsheet shows as text: one starting like a formula gets a quote first."""
-    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") and not _is_number(value) else value
-
-
-def _is_number(value: str) -> bool:
-    try:
-        float(value)
-    except ValueError:
-        return False
-    return True
-
-
-def safe_for_spreadsheets(path: Path) -> None:
-    """Rewrite a CSV file with every field that could start a formula made plain text."""
-    import csv
-
-    with open(path, newline="") as f:
-        rows = list(csv.reader(f))
-    with open(path, "w", newline="") as f:
-        csv.writer(f).writerows([[spreadsheet_safe(v) for v in row] for row in rows])
-
-
 def export(root: Path = ROOT, out=sys.stdout) -> bool:
-    """`make export`: grades.csv, a row per student and lecture; says what its scores include."""
-    import csv
-
+    """`make export`: grades.csv, and the files Canvas and Moodle import (tools/grades_export.py)."""
+    import grades_export
     from grade import gradebook_url
-    from nbgrader.api import Gradebook
 
-    log_path = root / "logs" / "export.log"
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    with open(log_path, "w") as log:
-        done = nbgrader("export", "--to=grades.csv", root=root, check=False, stdout=log, stderr=subprocess.STDOUT)
-    if done.returncode:
-        print(log_path.read_text(errors="replace").rstrip(), file=out)
-        print(f"nbgrader export failed (exit code {done.returncode}); its log: {log_path.relative_to(root)}", file=out)
-        return False
-    with open(root / "grades.csv", newline="") as f:
-        rows = list(csv.DictReader(f))
-    not_graded = mark_not_graded(root, rows)
-    safe_for_spreadsheets(root / "grades.csv")
-    with Gradebook(gradebook_url(root)) as gb:
-        waiting = [f"{s.student.id}/{a.name}" for a in gb.assignments for s in a.submissions if s.needs_manual_grade]
-    print(f"wrote grades.csv: {plural(len(rows), 'row')}, {plural(len({r['student_id'] for r in rows}), 'student')}, "
-          f"{plural(len({r['assignment'] for r in rows}), 'lecture')}; score (of max_score) counts the "
-          "autograded points and the points graded by hand", file=out)
-    if waiting:
-        print(f"not graded by hand yet, so their written answers count 0: {', '.join(sorted(waiting))}", file=out)
-    if not_graded:
-        print(f"could not be graded, so their score reads 'not graded' (not 0): {', '.join(not_graded)}; "
-              "run make autograde again", file=out)
-    return True
-
-
-def mark_not_graded(root: Path, rows: list[dict]) -> list[str]:
-    """In grades.csv, the score of a submission whose grading failed (tools/grade.py's marker) reads
-    "not graded" instead of the 0 nbgrader writes; the submissions so marked."""
-    import csv
-
-    marked = []
-    for row in rows:
-        marker = root / "logs" / "autograde" / row["assignment"] / f"{row['student_id']}.failed"
-        if marker.is_file():
-            row["score"] = "not graded"
-            marked.append(f"{row['student_id']}/{row['assignment']}")
-    if marked:
-        with open(root / "grades.csv", "w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
-    return sorted(marked)
+    return grades_export.export(root, gradebook_url(root), lectures(root), out)
 
 
 def main(argv=None) -> None:

@@ -43,7 +43,9 @@ import nbformat
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from course import ROOT, lectures, nbgrader, sync_gradebook  # noqa: E402
-from staging import MAX_FILE_BYTES, Submission, collected_at, discover, read_submission, shown  # noqa: E402,F401
+from staging import (MAX_FILE_BYTES, Submission, collected_at, collection_record, discover, read_submission,  # noqa: E402,F401
+                     shown)
+import deadlines  # noqa: E402
 from grading_secret import grading_secret  # noqa: E402
 
 SANDBOX_KERNEL = "mlcourse-sandbox"
@@ -114,7 +116,12 @@ def stage(root: Path, sub: Submission) -> Path:
         sub.notes.extend(f"{rel}: {note}" for note in restore_graded_cells(nb, release))
         nbformat.write(nb, target / rel)
     when = collected_at(root, sub)
-    if when:
+    if when:  # in the zone of deadlines.toml unless it names its own: nbgrader reads a bare time as UTC
+        try:
+            when = deadlines.parse_time(when, deadlines.load(root).timezone).isoformat()
+        except ValueError:
+            sub.notes.append(f"the recorded time of collection {shown(when)!r} is not a time: left out")
+            return target
         (target / "timestamp.txt").write_text(when)
     return target
 
@@ -388,14 +395,21 @@ def sandbox_sockets(folder: Path, uid: int = NOBODY) -> Path:
     return sockets
 
 
-def add_students(url: str, students: list[str]) -> None:
-    """Put every student in the gradebook before grading: two graders of one student's lectures,
-    running at once, would otherwise both insert the student, and one would fail."""
+def add_students(url: str, students: list[str], root: Path | None = None, subs=()) -> None:
+    """Put every student in the gradebook before grading (two graders of one student's lectures,
+    running at once, would otherwise both insert the student, and one would fail), with the names,
+    e-mail and platform id that collection recorded, for the formgrader and the export."""
     from nbgrader.api import Gradebook
 
+    known: dict[str, dict] = {}
+    for sub in subs:
+        record = collection_record(root, sub.lecture, sub.student)
+        known.setdefault(sub.student, {}).update(
+            {key: record[key] for key in ("first_name", "last_name", "email") if record.get(key)}
+            | ({"lms_user_id": record["platform_id"]} if record.get("platform_id") else {}))
     with Gradebook(url) as gb:
         for student in students:
-            gb.update_or_create_student(student)
+            gb.update_or_create_student(student, **known.get(student, {}))
 
 
 def check_sandbox() -> None:
@@ -425,7 +439,7 @@ def run(root: Path, lecture=None, student=None, jobs=None, force=False, sandbox=
     print(f"found {len(subs)} submission(s) of {', '.join(names)}; putting the lectures and students in the "
           "gradebook...", file=out, flush=True)
     sync_gradebook(names, root=root, db_url=url)
-    add_students(url, sorted({s.student for s in subs}))
+    add_students(url, sorted({s.student for s in subs}), root, subs)
     print(f"staging {len(subs)} submission(s) (a clean copy of each, compared with its last grading)...",
           file=out, flush=True)
     outcomes, start, todo = [], time.perf_counter(), []

@@ -151,20 +151,31 @@ def with_cell_ids(data):
     return data
 
 
-def record_collection(root: Path, lecture: str, times: dict[str, str]) -> None:
-    """Record when the submissions of ``lecture`` were collected (student -> a time nbgrader can read,
-    from the platform or the exchange), beside what was recorded before."""
+def record_collection(root: Path, lecture: str, records: dict[str, dict | str]) -> None:
+    """Record how the submissions of ``lecture`` were collected, beside what was recorded before:
+    student -> {"time": when the platform or the exchange received it (a time nbgrader can read), and
+    what the platform says of it and of the student where it says so: "platform" (canvas, moodle,
+    hub), "platform_id" (the student's id there), "late_marker" (the platform marked it late),
+    "first_name", "last_name", "email" (from the roster)}. A bare string is the time alone."""
     path = root / "submitted" / COLLECTION / f"{lecture}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     known = json.loads(path.read_text()) if path.is_file() else {}
-    known.update(times)
-    path.write_text(json.dumps(known, indent=1, sort_keys=True) + "\n")
+    known.update({student: record if isinstance(record, dict) else {"time": record}
+                  for student, record in records.items()})
+    path.write_text(json.dumps(known, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+def collection_record(root: Path, lecture: str, student: str) -> dict:
+    """What the collection recorded of a student's submission ({} if nothing)."""
+    path = root / "submitted" / COLLECTION / f"{lecture}.json"
+    try:
+        record = json.loads(path.read_text()).get(student)
+    except (OSError, ValueError, AttributeError):
+        return {}
+    if isinstance(record, str):  # recorded by an earlier version: the time alone
+        return {"time": record}
+    return {k: v for k, v in record.items() if isinstance(v, (str, bool))} if isinstance(record, dict) else {}
 
 
 def collected_at(root: Path, sub: Submission) -> str | None:
-    path = root / "submitted" / COLLECTION / f"{sub.lecture}.json"
-    try:
-        when = json.loads(path.read_text()).get(sub.student)
-    except (OSError, ValueError, AttributeError):
-        return None
-    return when if isinstance(when, str) else None
+    return collection_record(root, sub.lecture, sub.student).get("time")
