@@ -135,7 +135,8 @@ def test_release_fetch_submit_collect_with_two_student_accounts(tmp_path):
         assert path.is_file(), f"collect did not write {path.relative_to(course)}"
         assert not (course / "submitted" / name / LECTURE / "timestamp.txt").exists(), "the student's own clock was copied"
     times = json.loads((course / "submitted" / ".collection" / f"{LECTURE}.json").read_text())
-    assert sorted(times) == sorted(STUDENTS) and all(t.endswith("UTC") and not t.startswith("2099") for t in times.values())
+    assert sorted(times) == sorted(STUDENTS)
+    assert all(t["time"].endswith("UTC") and not t["time"].startswith("2099") and t["platform"] == "hub" for t in times.values())
     mine = json.loads((course / "submitted" / STUDENTS[0] / LECTURE / "pca.ipynb").read_text())
     assert "forged" not in mine["metadata"], "a submission another student made under Alice's name was collected"
     sources = "".join("".join(c["source"]) for c in mine["cells"])

@@ -128,7 +128,8 @@ def collect(exchange: Path, lecture: str, root: Path = ROOT, force: bool = False
         target.mkdir(parents=True)
         count = copy_submission(folder, target, owner_uid(student), outcome)
         outcome.collected.append((student, folder.name, count))
-        times[student] = dt.datetime.fromtimestamp(ctime, dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f UTC")
+        times[student] = {"time": dt.datetime.fromtimestamp(ctime, dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f UTC"),
+                          "platform": "hub"}
     if times:
         record_collection(root, lecture, times)
     return outcome
