@@ -125,6 +125,18 @@ def test_logs_do_not_report_untouched_test_cells_as_changed(mini):
         assert "was edited" not in log, f"{student}:\n{log}"
 
 
+def test_the_log_says_which_tests_failed_and_why_and_nothing_else(mini):
+    log = (mini / "logs" / "autograde" / LECTURE / "untouched.log").read_text()
+    lines = log.splitlines()
+    assert lines[0].startswith(f"untouched/{LECTURE}: graded on ") and "0/4 autograded" in lines[0], log
+    assert f"  {NOTEBOOK}: failed  test_column_means (2 points): NotImplementedError: your column_means(...) raised it" in log
+    assert all(line.startswith("  ") for line in lines[1:]), log
+    assert not any(noise in log for noise in ("SAWarning", "Ctrl-C", "AutogradeApp", "connection.json")), log
+    done = (mini / "logs" / "autograde" / LECTURE / "done.log").read_text()
+    assert "failed " not in done and done.count("passed  ") == 3, done
+    assert "AutogradeApp" in (mini / "logs" / "autograde" / LECTURE / "untouched.nbgrader.log").read_text()
+
+
 def test_an_edited_test_cell_is_reported_in_words_and_graded_as_written(mini):
     words = f"test cell {EDITED} was edited; the original was restored and graded"
     log = (mini / "logs" / "autograde" / LECTURE / "edited_test.log").read_text()

@@ -9,7 +9,8 @@ For each folder submitted/<student>/<lecture>/ it
 2. skips it when neither the staged submission nor the lecture changed since it was last graded
    (unless --force), so re-running never redoes work or touches grades, manual scores included;
 3. runs `nbgrader autograde` on a batch of submissions of one lecture (up to BATCH, so that its
-   start-up is paid once a batch), with a log per submission in logs/autograde/<lecture>/<student>.log:
+   start-up is paid once a batch), with a log per submission in logs/autograde/<lecture>/<student>.log
+   (which tests failed and why; nbgrader's own output in <student>.nbgrader.log):
    the student's answers run in the sandboxed kernel (tools/sandbox-kernel), the tests in nbgrader's
    process (tools/judge.py). A submission the batch could not grade is graded again alone;
 4. prints progress, and at the end a table: graded, unchanged or failed, the autograded score,
@@ -252,7 +253,7 @@ def prepare(root: Path, sub: Submission, force: bool) -> Outcome | str:
     if not force and stamp_path.exists() and stamp_path.read_text() == stamp:
         score, top, hand = scores(gradebook_url(root), sub)
         if score is not None:
-            notes = "; ".join([*sub.notes, *log_notes(log_path)])
+            notes = "; ".join([*sub.notes, *log_notes(raw_log_of(root, sub))])
             return Outcome(sub, "unchanged", notes, score, top, hand, time.perf_counter() - start)
     if not any(staged.glob("*.ipynb")):
         # nbgrader refuses a submission without notebooks: grade the untouched release instead,
@@ -264,7 +265,13 @@ def prepare(root: Path, sub: Submission, force: bool) -> Outcome | str:
 
 
 def log_of(root: Path, sub: Submission) -> Path:
+    """The log an instructor reads: which tests failed and why."""
     return root / "logs" / "autograde" / sub.lecture / f"{sub.student}.log"
+
+
+def raw_log_of(root: Path, sub: Submission) -> Path:
+    """nbgrader's own output for the submission, kept for when the log above is not enough."""
+    return root / "logs" / "autograde" / sub.lecture / f"{sub.student}.nbgrader.log"
 
 
 def uid_locks() -> Path:
@@ -352,19 +359,64 @@ def run_nbgrader(root: Path, batch: list[tuple[Submission, str]], sandbox: bool,
     for sub, stamp in batch:
         path = log_of(root, sub)
         text = parts.get(sub.student, "")
-        path.write_text("".join(f"[staging] {note}\n" for note in sub.notes) + text)
+        raw_log_of(root, sub).write_text("".join(f"[staging] {note}\n" for note in sub.notes) + text)
         # a batch that nbgrader did not finish is graded again, one submission at a time
         failed = not text or "There was an error processing assignment" in text or bool(why)
         if failed:
             path.with_suffix(".fingerprint").unlink(missing_ok=True)
             last_error = [ln for ln in text.splitlines() if "ERROR" in ln][:1]
-            outcomes.append(Outcome(sub, "failed", "; ".join([why or "not graded", *last_error, *sub.notes]),
-                                    seconds=seconds))
-            continue
-        path.with_suffix(".fingerprint").write_text(stamp)
-        score, top, hand = scores(url, sub)
-        outcomes.append(Outcome(sub, "graded", "; ".join([*sub.notes, *log_notes(path)]), score, top, hand, seconds))
+            outcome = Outcome(sub, "failed", "; ".join([why or "not graded", *last_error, *sub.notes]), seconds=seconds)
+        else:
+            path.with_suffix(".fingerprint").write_text(stamp)
+            score, top, hand = scores(url, sub)
+            outcome = Outcome(sub, "graded", "; ".join([*sub.notes, *log_notes(raw_log_of(root, sub))]), score, top,
+                              hand, seconds)
+        path.write_text(report(root, outcome, text))
+        outcomes.append(outcome)
     return outcomes
+
+
+# nbgrader's warnings that say nothing about the submission
+LOG_NOISE = ("Removing existing assignment", "Creating/updating student with ID")
+
+
+def report(root: Path, o: Outcome, text: str) -> str:
+    """The per-submission log an instructor reads: how it was graded, which tests failed and why (from
+    the graded notebook), and what the grader noticed; nbgrader's own output is kept beside it."""
+    sub = o.submission
+    lines = [f"{sub.name}: {o.status} on {time.strftime('%Y-%m-%d %H:%M:%S')}"
+             + (f", {o.score:g}/{o.max_score:g} autograded" if o.score is not None else "")
+             + (f"; by hand {o.hand}" if o.hand and o.hand.points else "")]
+    lines += [f"  staging: {note}" for note in sub.notes]
+    if o.status == "failed":
+        lines.append(f"  not graded: {o.why}")
+    noticed = [m[1] for line in text.splitlines()
+               if (m := re.search(r"\| (?:WARNING|ERROR|CRITICAL)\] (.*)", line)) and not any(n in line for n in LOG_NOISE)]
+    lines += [f"  grader: {shown(note)}" for note in noticed]
+    if o.status == "graded":
+        for nb_path in sorted((root / "autograded" / sub.student / sub.lecture).glob("*.ipynb")):
+            lines += [f"  {line}" for line in test_results(nb_path)]
+    lines.append(f"  nbgrader's own output: {raw_log_of(root, sub).name}")
+    return "\n".join(lines) + "\n"
+
+
+def test_results(path: Path) -> list[str]:
+    """A line per test cell of a graded notebook: passed, or failed with the first line of its error."""
+    nb = nbformat.read(path, as_version=4)
+    lines = []
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if cell.cell_type != "code" or not meta.get("grade") or meta.get("solution"):
+            continue
+        errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        points = f"{meta.get('points', 0):g} point{'' if meta.get('points') == 1 else 's'}"
+        if not errors:
+            lines.append(f"passed  {meta['grade_id']} ({points})")
+            continue
+        message = (errors[0].get("evalue") or "").strip().splitlines()
+        lines.append(f"failed  {meta['grade_id']} ({points}): {shown(errors[0].get('ename', 'Error'))}: "
+                     f"{shown(message[0] if message else '')[:300]}")
+    return [f"{path.name}: {line}" for line in lines]
 
 
 def split_log(text: str) -> dict[str, str]:
