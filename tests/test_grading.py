@@ -349,3 +349,24 @@ def test_call_unchanged_reads_what_the_judge_reports():
 
     with pytest.raises(AssertionError, match="centre\\(...\\) changed its argument X in place"):
         grading.call_unchanged(Remote(), np.ones(3), names=("X",))
+
+
+@pytest.mark.notebooks
+def test_a_failed_check_is_shown_from_the_line_of_the_test_in_a_notebook():
+    """In the student's kernel a failed check's traceback ends at the test's line, with the message; the
+    frames of mlcourse/grading.py are cut. Other errors keep their whole traceback."""
+    import re
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("import numpy as np\nfrom mlcourse import grading"),
+                nbformat.v4.new_code_cell("grading.check_array('w', np.zeros(3), (2,), hint='did you add the bias twice?')"),
+                nbformat.v4.new_code_cell("def f():\n    raise ValueError('mine')\nf()")]
+    NotebookClient(nb, kernel_name="mlcourse", allow_errors=True, timeout=120).execute()
+    plain = lambda cell: re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(cell.outputs[0]["traceback"]))
+    check = plain(nb.cells[1])
+    assert "grading.py" not in check and "check_array('w'" in check, check
+    assert check.rstrip().endswith("AssertionError: w has shape (3,), expected (2,): did you add the bias twice?"), check
+    assert "in f()" in plain(nb.cells[2])

@@ -196,6 +196,30 @@ def _fail(message: str, hint: str):
     raise AssertionError(message + (f": {hint}" if hint else ""))
 
 
+def _show_from_the_test(shell, etype, value, tb, tb_offset=None):
+    """In a notebook, a failed check is shown from the line of the test that called it: the frames of
+    this module below that line say nothing a student can act on (IPython keeps the last frame of a
+    traceback even when it is marked hidden, so they are cut off here)."""
+    last_outside, node = None, tb
+    while node is not None:
+        if node.tb_frame.f_code.co_filename != __file__:
+            last_outside = node
+        node = node.tb_next
+    if last_outside is not None:
+        last_outside.tb_next = None
+    return shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
+
+
+def _install_in_notebook() -> None:
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is not None and hasattr(shell, "set_custom_exc"):
+        shell.set_custom_exc((AssertionError,), _show_from_the_test)
+
+
+_install_in_notebook()
+
+
 class _Sealed(types.ModuleType):
     """A module whose names listed in ``__sealed__`` cannot be reassigned or deleted."""
 
