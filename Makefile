@@ -57,7 +57,7 @@ $(STAMP): pyproject.toml tools/course.py
 # lab-config/ turns off nbgrader's instructor tools (formgrader, create assignment) for students.
 lab: $(STAMP)
 	JUPYTER_CONFIG_PATH=$(CURDIR)/lab-config$(if $(JUPYTER_CONFIG_PATH),:$(JUPYTER_CONFIG_PATH)) \
-	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks \
+	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks --LabApp.app_settings_dir=$(CURDIR)/lab-config/settings \
 		--KernelSpecManager.allowed_kernelspecs=mlcourse --KernelSpecManager.allowed_kernelspecs=python3 $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 # Saved outputs must not depend on the CPU: nbval re-runs the solutions under two sets of OpenBLAS

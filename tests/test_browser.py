@@ -290,6 +290,9 @@ def test_the_students_lab_shows_no_instructor_tools(lab, browser, shots):
             f"the notebook's Validate button is gone; screenshot {shot}")
     finally:
         context.close()
+    schema = lab.api("GET", "/lab/api/settings/@jupyterlab/apputils-extension:notification")["schema"]["properties"]
+    assert schema["fetchNews"]["default"] == "false" and schema["checkForUpdates"]["default"] is False, (
+        "a student's first Lab would ask to fetch news, a pop-up over the outputs' right edge")
     for path in ("/formgrader", "/formgrader/api/assignments"):
         try:
             urllib.request.urlopen(f"{lab.url}{path}?token={lab.token}", timeout=10)

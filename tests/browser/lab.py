@@ -101,12 +101,10 @@ class LabServer:
             f"make lab no longer passes --ServerApp.root_dir: {shlex.join(command)}")
         self.env = make_env() | lab_env
         self.env["PATH"] = f"{ROOT / '.venv' / 'bin'}{os.pathsep}{self.env.get('PATH', '')}"  # as make exports it
-        # A student's first start: default settings except "never fetch news" (no toast over the
-        # figures), no workspace to restore; nothing written into ~/.jupyter or ~/.local.
+        # A student's first start: no settings of their own (lab-config/settings turns the news off),
+        # no workspace to restore; nothing written into ~/.jupyter or ~/.local.
         settings = scratch / "lab-settings"
-        (settings / "@jupyterlab" / "apputils-extension").mkdir(parents=True)
-        (settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings").write_text(
-            json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+        settings.mkdir()
         self.env.update(JUPYTERLAB_SETTINGS_DIR=str(settings),
                         JUPYTERLAB_WORKSPACES_DIR=str(scratch / "lab-workspaces"),
                         JUPYTER_RUNTIME_DIR=str(scratch / "jupyter-runtime"))
