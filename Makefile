@@ -35,7 +35,7 @@ EXCHANGE ?= /srv/nbgrader/exchange
 # make student-copy DEST=../ml-course-students   (FORCE=1 replaces the copy's own parts there, keeps the rest: .git...)
 DEST ?=
 
-.PHONY: setup lab test execute release collect hub-release hub-collect autograde feedback export similarity bench student-copy clean
+.PHONY: setup lab test execute release collect hub-release hub-collect autograde formgrader feedback export similarity bench student-copy clean
 
 setup: $(STAMP)
 
@@ -101,6 +101,12 @@ hub-collect: $(STAMP)
 autograde: $(STAMP)
 	$(BIN)/python tools/grade.py $(if $(LECTURE),--lecture $(LECTURE)) $(if $(STUDENT),--student $(STUDENT)) \
 		$(if $(JOBS),--jobs $(JOBS)) $(if $(FORCE),--force) $(if $(filter 0,$(SANDBOX)),--no-sandbox)
+
+# nbgrader's formgrader, to grade written answers by hand: prints its address (loopback only; forward
+# the port from a machine without a screen); FORMGRADER_ARGS="--port 8890 --browser".
+FORMGRADER_ARGS ?=
+formgrader: $(STAMP)
+	$(BIN)/python tools/formgrader.py $(FORMGRADER_ARGS)
 
 feedback: $(STAMP)
 	$(BIN)/python tools/course.py feedback $(if $(LECTURE),--lecture $(LECTURE)) $(if $(STUDENT),--student $(STUDENT))

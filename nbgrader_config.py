@@ -11,7 +11,7 @@ from nbgrader.preprocessors import (  # noqa: E402
     OverwriteKernelspec, SaveAutoGrades,
 )
 from judge import Judge  # noqa: E402
-from nbgrader_ext import ExplainedOverwriteCells, FeedbackExporter, HideHiddenTests  # noqa: E402
+from nbgrader_ext import ExplainedOverwriteCells, FeedbackExporter, HideHiddenTests, ShowModelAnswers  # noqa: E402
 from release_ext import NameWhatGradingLacks, TagRaisesException  # noqa: E402
 from sanitize_ext import SanitizeStudentContent  # noqa: E402
 
@@ -64,3 +64,8 @@ c.Autograde.sanitize_preprocessors = [
 c.GenerateFeedback.preprocessors = [SanitizeStudentContent, HideHiddenTests, GetGrades, CSSHTMLHeaderPreprocessor]
 # ... and loads MathJax from feedback/_mathjax/ (a pinned package's copy), not a CDN: it works offline.
 c.GenerateFeedback.exporter_class = FeedbackExporter
+# The formgrader (make formgrader) shows, beside each written answer, its model answer and grading note
+# from solutions/; feedback for students never does.
+c.HTMLExporter.preprocessors = [ShowModelAnswers]
+c.FeedbackExporter.preprocessors = []
+c.ShowModelAnswers.course_root = os.path.dirname(os.path.abspath(__file__))

@@ -256,6 +256,8 @@ def test_feedback_page_typesets_maths_and_shows_no_hidden_test(browser, feedback
         text = state["body"]
         if "BEGIN HIDDEN TESTS" in text or "END HIDDEN TESTS" in text:
             problems.append("the page shows a hidden-test marker")
+        if "For the grader" in text:
+            problems.append("the page shows the grading note of a written answer (the formgrader's, never students')")
         leaked = [line for line in hidden_lines(name) if line in text]
         if leaked:
             problems.append(f"the page shows {len(leaked)} line(s) of the hidden tests, e.g. {leaked[:2]}")
@@ -263,6 +265,66 @@ def test_feedback_page_typesets_maths_and_shows_no_hidden_test(browser, feedback
                               + f"\nscreenshot {shot}")
     finally:
         context.close()
+
+
+@pytest.mark.skipif(not RELEASES, reason="no lecture in notebooks/")
+def test_the_formgrader_shows_grading_notes_and_typesets_maths_offline(browser, feedback_html, shots):
+    """`make formgrader` on a graded course: a written answer's page shows the solution's model answer and
+    grading note beside the student's answer, and its formulas typeset with no network (MathJax served by
+    Jupyter itself, not a CDN)."""
+    import secrets
+    import subprocess
+    import urllib.request
+
+    import formgrader
+    from nbgrader.api import Gradebook
+
+    root = feedback_html.parents[3]
+    name = FEEDBACK_LECTURE
+    port, token = formgrader.free_port(0), secrets.token_hex(16)
+    server = subprocess.Popen(formgrader.command(port, token, browser=False, root=root), cwd=root,
+                              env=formgrader.environment(root), stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+                              start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    context = browser.new_context(viewport={"width": 1200, "height": 1000})
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base) else route.abort())
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, "make formgrader did not start"
+                time.sleep(0.5)
+        with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
+            notebook = gb.find_submission_notebook(feedback_html.stem, name, "student")
+            submission_id = notebook.id
+        page = context.new_page()
+        page.goto(f"{base}/formgrader/submissions/{submission_id}/?index=0&token={token}", wait_until="load",
+                  timeout=60_000)
+        deadline, state = time.monotonic() + 30, None
+        while time.monotonic() < deadline:
+            state = page.evaluate(MATHS_JS)
+            if state["rendered"] and not state["busy"] and not raw_tex(state["texts"]):
+                break
+            time.sleep(0.5)
+        shot = shots.page(page, f"formgrader-{name}")
+        assert state["mathjax"] and state["rendered"] and not raw_tex(state["texts"]), (
+            f"the formgrader's formulas are not typeset offline ({state['rendered']} MathJax elements, raw TeX "
+            f"{raw_tex(state['texts'])[:3]}); screenshot {shot}")
+        written = sum(1 for c in nbformat.read(root / "solutions" / name / feedback_html.name.replace(".html", ".ipynb"),
+                                               as_version=4).cells
+                      if c.cell_type == "markdown" and nbgrader_meta(c).get("solution") and nbgrader_meta(c).get("grade"))
+        assert written and state["body"].count("For the grader") == written, (
+            f"{state['body'].count('For the grader')} grading notes shown beside {written} written answers; "
+            f"screenshot {shot}")
+    finally:
+        context.close()
+        import os
+        import signal
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
 
 
 # --------------------------------------------------------------------------- what a student's Lab offers

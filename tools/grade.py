@@ -602,7 +602,7 @@ def summary(outcomes, problems, out) -> None:
     if waiting:
         print(f"{len(waiting)} submission(s) have written answers to grade by hand, "
               f"{sum(o.hand.pending for o in waiting):g} points in all: in nbgrader's formgrader "
-              "(.venv/bin/jupyter lab, then Nbgrader > Formgrader)", file=out)
+              "(make formgrader)", file=out)
     print("autograded: score/points of the cells the tests grade. by hand: score/points of the written "
           "answers graded so far\n(blank: left unanswered, which scores 0 without grading) and the "
           "points still to grade. grades.csv and the feedback add both.", file=out)

@@ -7,6 +7,8 @@
   students learn which test failed and why, but not what the hidden tests are.
 - ``FeedbackExporter``: nbgrader's feedback HTML with MathJax from the course's own copy instead
   of a CDN, so the formulas render without a network; see there.
+- ``ShowModelAnswers``: in the formgrader only, the model answer and grading note of the solution
+  notebook beside each written answer.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from nbgrader.api import MissingEntry
 from nbgrader.preprocessors import (
     ClearHiddenTests, ClearMarkScheme, NbGraderPreprocessor, OverwriteCells,
 )
-from traitlets import List, default
+from traitlets import List, Unicode, default
 
 HIDDEN = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?^[ \t]*### END HIDDEN TESTS[^\n]*\n?", re.S | re.M)
 HIDDEN_NOTE = "# (hidden tests were run here; they are not shown)\n"
@@ -160,6 +162,24 @@ def install_mathjax(target: Path) -> Path:
     return target
 
 
+SERVED_MATHJAX = "/static/jupyter_server_mathjax/MathJax.js"  # where jupyter-server-mathjax serves it
+
+
+def formgrader_jupyter_path(root: Path) -> Path:
+    """A Jupyter data folder (build/formgrader-jupyter) holding nbconvert/templates/formgrade/mathjax.html.j2,
+    which loads the MathJax that Jupyter serves. nbgrader's formgrade template calls the macro without a
+    URL, which would load MathJax from a CDN; make formgrader puts this folder first in JUPYTER_PATH, so
+    the template named formgrade finds this macro before nbconvert's own (base/mathjax.html.j2)."""
+    folder = root / "build" / "formgrader-jupyter"
+    text = (MATHJAX_MACRO.replace("@URL@", f"{SERVED_MATHJAX}?config={MATHJAX_CONFIG}")
+            .replace("(feedback/_mathjax)", "(jupyter-server-mathjax, served by Jupyter)"))
+    path = folder / "nbconvert" / "templates" / "formgrade" / "mathjax.html.j2"
+    if not path.is_file() or path.read_text() != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return folder
+
+
 class FeedbackExporter(HTMLExporter):
     """nbgrader's feedback HTML, with MathJax from feedback/_mathjax/ (see install_mathjax).
 
@@ -182,3 +202,47 @@ class FeedbackExporter(HTMLExporter):
         folder = install_mathjax(Path(coursedir.root) / coursedir.feedback_directory / MATHJAX_FOLDER)
         page_folder = coursedir.format_path(coursedir.feedback_directory, "student", "lecture")
         return Path(os.path.relpath(folder, page_folder)).as_posix()
+
+
+class ShowModelAnswers(NbGraderPreprocessor):
+    """In the formgrader, after each written answer of a submission, the model answer and grading note
+    that the solution notebook holds in that cell, quoted and headed "for the grader".
+
+    The formgrader renders a submitted notebook with a plain HTMLExporter, whose preprocessors
+    nbgrader_config.py sets to this one. It acts only on what the formgrader renders (its resources
+    name the submission and carry no ``nbgrader`` entry); feedback for students never runs it
+    (FeedbackExporter's own preprocessors are none, and GenerateFeedback's list does not name it).
+    """
+
+    course_root = Unicode("", help="the course's folder (solutions/ is read from it)").tag(config=True)
+    display_data_priority = List(NbGraderPreprocessor.display_data_priority.default_value).tag(config=True)
+
+    def preprocess(self, nb, resources):
+        if "submission_id" not in resources or "nbgrader" in resources:
+            return nb, resources
+        notes = self.notes(resources.get("assignment_id", ""), resources.get("notebook_id", ""))
+        cells = []
+        for cell in nb.cells:
+            cells.append(cell)
+            grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+            if grade_id in notes:
+                quoted = "\n".join("> " + line for line in notes[grade_id].splitlines())
+                cells.append(NotebookNode(cell_type="markdown", metadata={}, source=(
+                    f"> **For the grader** (the solution notebook's model answer and grading note for "
+                    f"{grade_id}; students never see this):\n>\n{quoted}")))
+        nb.cells = cells
+        return nb, resources
+
+    def notes(self, assignment: str, notebook: str) -> dict[str, str]:
+        """grade id -> the solution's text of each written answer of that notebook."""
+        import nbformat
+
+        if not re.fullmatch(r"[\w.-]+", assignment) or not re.fullmatch(r"[\w.-]+", notebook):
+            return {}
+        path = Path(self.course_root or os.getcwd()) / "solutions" / assignment / f"{notebook}.ipynb"
+        if not path.is_file():
+            return {}
+        solution = nbformat.read(path, as_version=4)
+        return {c.metadata["nbgrader"]["grade_id"]: c.source for c in solution.cells
+                if c.cell_type == "markdown" and c.metadata.get("nbgrader", {}).get("solution")
+                and c.metadata["nbgrader"].get("grade")}
