@@ -734,3 +734,30 @@ def test_polynomial_explorer_builds_its_sliders():
     assert (degree.value, degree.min, degree.max) == (3, 0, 12)
     assert (n.value, n.min, n.max) == (20, 10, 100)
     assert isinstance(seed, W.IntSlider) and isinstance(box.children[1], W.Output)
+
+
+@PROPERTY
+@given(st.integers(1, 400), st.floats(0, 1), st.floats(0, 1))
+def test_deviation_probability_agrees_with_scipy_binomial(n, R, delta):
+    from scipy.stats import binom
+
+    k = np.arange(n + 1)
+    expected = binom.pmf(k, n, R)[np.abs(k / n - R) > delta].sum()
+    assert risk.deviation_probability(R, n, delta) == pytest.approx(expected, rel=1e-9, abs=1e-12)
+
+
+def test_deviation_probability_by_hand_and_many_problems_at_once():
+    # n = 2, R = 1/2: R_hat is 0, 1/2 or 1 with chances 1/4, 1/2, 1/4; |R_hat - 1/2| > 0.49 when R_hat is 0 or 1
+    assert risk.deviation_probability(0.5, 2, 0.49) == pytest.approx(0.5)
+    assert risk.deviation_probability(0.5, 2, 0.5) == 0.0           # the deviation is at most 1/2
+    assert risk.deviation_probability(0.0, 5, 0.0) == 0.0           # R = 0: R_hat = 0 surely
+    assert risk.deviation_probability(1.0, 5, 0.5) == 0.0
+    R, n, delta = np.array([0.1, 0.5, 0.3]), np.array([10, 3, 50]), np.array([0.05, 0.4, 0.1])
+    many = risk.deviation_probability(R, n, delta)
+    assert many.shape == (3,)
+    assert many == pytest.approx([float(risk.deviation_probability(*args)) for args in zip(R, n, delta)])
+    assert np.all(many <= 2 * np.exp(-2 * n * delta**2))             # Hoeffding
+    with pytest.raises(ValueError):
+        risk.deviation_probability(0.5, 0, 0.1)
+    with pytest.raises(ValueError):
+        risk.deviation_probability(1.5, 3, 0.1)

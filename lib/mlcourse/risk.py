@@ -20,6 +20,7 @@ Conventions of the lecture:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
@@ -42,6 +43,36 @@ def empirical_risk(predict: Callable, X, y, loss: Callable) -> float:
     if predictions.shape != y.shape:
         raise ValueError(f"predict(X) has shape {predictions.shape}, expected {y.shape} (one prediction per label)")
     return float(np.mean(loss(predictions, y)))
+
+
+def deviation_probability(risk_value, n: int, delta) -> np.ndarray:
+    """The exact chance that an empirical 0-1 risk strays more than ``delta`` from the risk.
+
+    For a classifier fixed before the sample, with risk ``R = risk_value``, the number of mistakes on
+    ``n`` independent points is Binomial(n, R), so
+    ``P(|R_hat - R| > delta) = sum over k with |k/n - R| > delta of C(n, k) R^k (1 - R)^(n - k)``.
+    ``risk_value`` and ``delta`` may be arrays of the same shape (one problem per entry); ``n`` is one
+    sample size or an array of that shape too. This is what Hoeffding's inequality bounds by
+    ``2 exp(-2 n delta^2)``.
+    """
+    R = _as_float_array(risk_value, "risk_value")
+    delta = _as_float_array(delta, "delta")
+    sizes = np.asarray(n)
+    if not np.issubdtype(sizes.dtype, np.integer) or np.any(sizes < 1):
+        raise ValueError(f"n must hold positive integers; got {n!r}")
+    if np.any((R < 0) | (R > 1)):
+        raise ValueError("risk_value must lie in [0, 1]")
+    R, delta, sizes = np.broadcast_arrays(R, delta, sizes)
+    out = np.empty(R.shape)
+    for index in np.ndindex(R.shape):
+        m, r = int(sizes[index]), float(R[index])
+        k = np.arange(m + 1)
+        log_choose = (math.lgamma(m + 1) - np.array([math.lgamma(j + 1) + math.lgamma(m - j + 1) for j in k]))
+        with np.errstate(divide="ignore", invalid="ignore"):  # 0 * log 0 = 0 where R is 0 or 1
+            log_pmf = (log_choose + np.where(k > 0, k * np.log(r), 0.0)
+                       + np.where(k < m, (m - k) * np.log1p(-r), 0.0))
+        out[index] = np.sum(np.exp(log_pmf)[np.abs(k / m - r) > delta[index]])
+    return out
 
 
 def memoriser(X, y, default: float = 0.0) -> Callable:
