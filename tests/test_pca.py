@@ -243,9 +243,14 @@ def test_sign_convention_by_hand():
                   [0.5, -0.5],       # a tie: the first entry decides, already positive
                   [-0.5, 0.5],       # a tie, first entry negative: flipped
                   [0.0, 0.0],        # all zero: unchanged
-                  [-0.2, 0.1]])
+                  [-0.2, 0.1],
+                  [0.7071067811865475, -0.7071067811865476],   # a tie broken by round-off (the last bit): still a
+                  [-0.7071067811865476, 0.7071067811865475],   # tie, the first entry decides (unchanged, flipped)
+                  [0.5, -0.5 * (1 + 1e-6)]])                   # 1e-6 apart is no tie: the second entry decides
     np.testing.assert_array_equal(pca.sign_convention(Q),
-                                  [[-0.6, 0.8], [-0.6, 0.8], [0.5, -0.5], [0.5, -0.5], [0, 0], [0.2, -0.1]])
+                                  [[-0.6, 0.8], [-0.6, 0.8], [0.5, -0.5], [0.5, -0.5], [0, 0], [0.2, -0.1],
+                                   [0.7071067811865475, -0.7071067811865476], [0.7071067811865476, -0.7071067811865475],
+                                   [-0.5, 0.5 * (1 + 1e-6)]])
     assert pca.sign_convention(np.zeros((0, 3))).shape == (0, 3)
     assert pca.sign_convention(np.zeros((2, 0))).shape == (2, 0)
     Q_before = Q.copy()
@@ -262,16 +267,38 @@ def test_sign_convention_is_the_rule_written_as_a_loop(seed, k, d, decimals, log
     if decimals is not None:
         Q = np.round(Q, decimals)                   # ties in |entry| and rows of zeros, often
     Q = Q * 10**log_scale                           # the same factor everywhere keeps the ties exact
+    if decimals is None:                            # near ties too: a copy of one entry, off by round-off
+        for row in Q:
+            if d > 1:
+                row[1] = -row[0] * (1 + float(rng.choice([-1, 1])) * 2.0**-52)
     expected = []
     for row in Q.tolist():
         largest = max(abs(v) for v in row)
-        first = next(v for v in row if abs(v) == largest)
+        first = next(v for v in row if abs(v) >= largest * (1 - 1e-8))     # ties within a relative 1e-8: the first
         expected.append([-v for v in row] if first < 0 else row)
     once = pca.sign_convention(Q)
     np.testing.assert_array_equal(once, np.array(expected).reshape(k, d))
     np.testing.assert_array_equal(pca.sign_convention(once), once)                               # idempotent
     flips = rng.choice([-1.0, 1.0], size=(k, 1))
     np.testing.assert_array_equal(pca.sign_convention(Q * flips), once)                          # sign-blind
+
+
+@pytest.mark.parametrize("method", pca.METHODS)
+def test_an_exact_tie_gets_the_same_sign_whatever_the_round_off(method):
+    """Features 0 and 1 exchangeable (every point comes with its mirror image, the two features swapped) and
+    anti-correlated: the first component is antisymmetric, q_0 = -q_1, an exact tie in |entry| that each route
+    breaks in its last bits. The rule makes the first of the tied entries positive, on both routes, at every
+    scale and row order (by hand: the component is (1, -1, ...)/sqrt(2) up to small other entries)."""
+    rng = np.random.default_rng(7)
+    for scale in SCALES:
+        for n, d in ((30, 2), (40, 5), (200, 12)):
+            base = rng.standard_normal((n, d))
+            base[:, :2] += 4 * rng.standard_normal((n, 1)) * [1.0, -1.0]
+            X = np.vstack([base, base[:, [1, 0, *range(2, d)]]]) * scale
+            for rows in (np.arange(2 * n), rng.permutation(2 * n)):
+                q = pca.fit_pca(X[rows], 1, method=method).components[0]
+                assert abs(abs(q[0]) - abs(q[1])) < 1e-12 and q[0] > 0 > q[1], (scale, n, d, q[:2])
+                assert np.abs(q[2:]).max(initial=0) < abs(q[0])
 
 
 # --------------------------------------------------------------------------- the theorems, as properties

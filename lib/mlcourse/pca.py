@@ -8,8 +8,14 @@ Conventions of the lecture:
 * ``components`` has shape ``(k, d)``: row ``j`` is the unit vector ``q_j`` of the ``j``-th largest variance,
   so the rows are orthonormal; ``variances[j]`` is that variance, the ``j``-th largest eigenvalue;
 * the sign of an eigenvector is not determined, so the course fixes it: in each component the entry of
-  largest absolute value (the first such entry on a tie) is positive. scikit-learn's ``PCA`` (version 1.5 on)
-  uses the same rule, so the components agree with its ``components_`` entry for entry;
+  largest absolute value is positive, where entries within a relative ``TIE`` (1e-8) of the largest count as
+  tied and the first of them (the lowest index) decides. An exact tie, such as the (1, -1)/sqrt(2) that
+  symmetric data give, comes out of a computation with its last bits set by round-off, so a rule comparing
+  the entries exactly would give either sign, depending on the machine; the tolerance is far above that
+  round-off (about 1e-16 over an eigenvalue's relative gap to its neighbours) and far below any difference
+  that means something. scikit-learn's ``PCA`` (version 1.5 on) takes the entry of largest absolute value
+  too, but breaks ties exactly (``np.argmax``): the components agree with its ``components_`` entry for entry
+  except where two entries tie within ``TIE``, where its sign is decided by round-off;
 * with ``standardise=True`` every feature is divided by its standard deviation (1/n) after centring, and a
   constant feature (variance within round-off, as scikit-learn's StandardScaler decides) by 1; projections
   work in those units, reconstructions return to the data's.
@@ -25,6 +31,7 @@ from ._checks import as_matrix, nonnegative_int, positive_int
 from .data import as_rng
 
 METHODS = ("svd", "eigh")
+TIE = 1e-8  # entries of a component within this relative distance of its largest |entry| tie (the sign rule)
 
 
 @dataclass(frozen=True)
@@ -64,13 +71,16 @@ def covariance(X) -> np.ndarray:
 
 def sign_convention(components) -> np.ndarray:
     """The rows of ``components`` (shape (k, d)), each multiplied by +1 or -1 so that its entry of largest
-    absolute value (the first one on a tie) is positive. A row of zeros stays as it is."""
+    absolute value is positive: the first entry (lowest index) whose absolute value is within a relative
+    ``TIE`` of the row's largest, so that a tie that round-off has broken either way is still a tie.
+    A row of zeros stays as it is."""
     Q = np.asarray(components, dtype=float)
     if Q.ndim != 2:
         raise ValueError(f"components must be a 2-d array of shape (k, d); got shape {Q.shape}")
     if Q.shape[1] == 0:
         return Q.copy()
-    largest = Q[np.arange(len(Q)), np.argmax(np.abs(Q), axis=1)]
+    # the first entry whose absolute value is within TIE of the largest
+    largest = Q[np.arange(len(Q)), np.argmax(np.abs(Q) >= np.abs(Q).max(axis=1, keepdims=True) * (1 - TIE), axis=1)]
     return Q * np.where(largest < 0, -1.0, 1.0)[:, None]
 
 
