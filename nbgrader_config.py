@@ -11,7 +11,9 @@ from nbgrader.preprocessors import (  # noqa: E402
     OverwriteKernelspec, SaveAutoGrades,
 )
 from judge import Judge  # noqa: E402
-from nbgrader_ext import ExplainedOverwriteCells, FeedbackExporter, HideHiddenTests, ShowModelAnswers  # noqa: E402
+from nbgrader_ext import (  # noqa: E402
+    ExplainedOverwriteCells, FeedbackExporter, HideHiddenTests, NameExercises, ShowModelAnswers,
+)
 from release_ext import NameWhatGradingLacks, TagRaisesException  # noqa: E402
 from sanitize_ext import SanitizeStudentContent  # noqa: E402
 
@@ -61,7 +63,8 @@ c.Autograde.sanitize_preprocessors = [
 ]
 
 # Feedback never shows the hidden tests.
-c.GenerateFeedback.preprocessors = [SanitizeStudentContent, HideHiddenTests, GetGrades, CSSHTMLHeaderPreprocessor]
+c.GenerateFeedback.preprocessors = [SanitizeStudentContent, HideHiddenTests, NameExercises, GetGrades,
+                                    CSSHTMLHeaderPreprocessor]
 # ... and loads MathJax from feedback/_mathjax/ (a pinned package's copy), not a CDN: it works offline.
 c.GenerateFeedback.exporter_class = FeedbackExporter
 # The formgrader (make formgrader) shows, beside each written answer, its model answer and grading note

@@ -256,6 +256,9 @@ def test_feedback_page_typesets_maths_and_shows_no_hidden_test(browser, feedback
         text = state["body"]
         if "BEGIN HIDDEN TESTS" in text or "END HIDDEN TESTS" in text:
             problems.append("the page shows a hidden-test marker")
+        overflowing = page.evaluate("[...document.querySelectorAll('div.output_area pre')].filter(p => p.scrollWidth > p.clientWidth + 1).length")
+        if overflowing:
+            problems.append(f"{overflowing} output(s) run past the page's width instead of wrapping")
         if "For the grader" in text:
             problems.append("the page shows the grading note of a written answer (the formgrader's, never students')")
         leaked = [line for line in hidden_lines(name) if line in text]

@@ -189,6 +189,19 @@ def test_feedback_names_submissions_it_could_not_give_feedback_for(mini, feedbac
         shutil.rmtree(evil.parent)
 
 
+def test_the_feedback_page_names_each_exercise_and_folds_the_demos(mini, feedback_output):
+    page = (mini / "feedback" / "untouched" / LECTURE / NOTEBOOK.replace(".ipynb", ".html")).read_text()
+    summary = page[:page.index('id="notebook"')]
+    for name in ("Exercise 1 (1 point): add two numbers", "Exercise 2 (2 points): the mean of every column",
+                 "Written answer A (2 points)"):
+        assert name in summary, f"the summary does not name {name!r}"
+    assert summary.count("failed: see the message below the test") == 3 and "Test cell" not in summary
+    solution = nbformat.read(mini / "solutions" / LECTURE / NOTEBOOK, as_version=4)
+    demos = sum(1 for c in solution.cells if c.cell_type == "code" and not nbgrader_meta(c))
+    assert page.count('<details class="demo">') == demos > 0
+    assert "white-space: pre-wrap" in page  # a failure message wraps instead of running off the page
+
+
 def test_export_says_what_grades_csv_holds(mini, feedback_output):
     out = io.StringIO()
     assert course.export(mini, out=out), out.getvalue()

@@ -180,6 +180,74 @@ def formgrader_jupyter_path(root: Path) -> Path:
     return folder
 
 
+# The course's layout of a feedback page, on nbgrader's template (found as index.html.j2 in its
+# folder "feedback"): a summary naming each exercise with its points and result, failure messages
+# wrapped and whole, and every demo's code and output folded away (a page of the notebook's outputs
+# would be tens of thousands of pixels long, and slow on an old laptop).
+FEEDBACK_TEMPLATE_NAME = "mlcourse_feedback.html.j2"
+FEEDBACK_TEMPLATE = r"""{%- extends 'index.html.j2' -%}
+
+{% block body %}
+<body>
+<style>
+div.output_area pre { white-space: pre-wrap; overflow-wrap: anywhere; }
+details.demo { margin: 0.3em 0 0.8em; }
+details.demo > summary { cursor: pointer; color: #555; font-size: 13px; }
+table.summary td, table.summary th { padding: 0.25em 0.8em 0.25em 0; vertical-align: top; }
+table.summary .failed { color: #b52a1d; font-weight: bold; }
+table.summary .passed { color: #1d7a2e; }
+</style>
+<a name="top"></a>
+<div class="container">
+  <div class="panel panel-default">
+    <div class="panel-heading">
+      <h4>{{ resources.nbgrader.notebook }}: {{ resources.nbgrader.score | float | round(2) }} of
+          {{ resources.nbgrader.max_score | float | round(2) }} points</h4>
+      <table class="summary">
+        <tr><th>exercise</th><th>part</th><th>points</th><th></th></tr>
+        {%- for cell in nb.cells if cell.metadata.nbgrader and cell.metadata.nbgrader.grade %}
+        {%- set got = cell.metadata.nbgrader.score | float %}
+        {%- set top = cell.metadata.nbgrader.points | float %}
+        <tr>
+          <td><a href="#{{ cell.metadata.nbgrader.grade_id }}">{{ (cell.metadata.mlcourse or {}).exercise or cell.metadata.nbgrader.grade_id }}</a></td>
+          <td>{{ "written answer" if cell.cell_type == "markdown" else ("tests" if not cell.metadata.nbgrader.solution else "answer") }}</td>
+          <td>{{ got | round(2) }} / {{ top | round(2) }}</td>
+          <td>{%- if cell.cell_type == "code" and not cell.metadata.nbgrader.solution -%}
+              {%- if got >= top -%}<span class="passed">passed</span>{%- else -%}<span class="failed">failed: see the message below the test</span>{%- endif -%}
+              {%- endif -%}
+              {%- if cell.metadata.nbgrader.comment %} (a comment){% endif -%}</td>
+        </tr>
+        {%- endfor %}
+        {%- if resources.nbgrader.late_penalty > 0 %}
+        <tr><td colspan="2" class="failed">late submission</td><td>-{{ resources.nbgrader.late_penalty | float | round(2) }}</td><td></td></tr>
+        {%- endif %}
+      </table>
+      <p>The code of the demos and their outputs are folded: open one to see it.</p>
+    </div>
+    <div class="panel-body">
+      <div id="notebook" class="border-box-sizing">
+        <div class="container" id="notebook-container">
+          {{ self.body_loop() }}
+        </div>
+      </div>
+    </div>
+  </div>
+</div>
+</body>
+{%- endblock body %}
+
+{% block codecell scoped %}
+{%- if cell.metadata.nbgrader and (cell.metadata.nbgrader.grade or cell.metadata.nbgrader.solution) -%}
+{{ super() }}
+{%- else -%}
+<details class="demo"><summary>a demo: its code and output</summary>
+{{ super() }}
+</details>
+{%- endif -%}
+{% endblock codecell %}
+"""
+
+
 class FeedbackExporter(HTMLExporter):
     """nbgrader's feedback HTML, with MathJax from feedback/_mathjax/ (see install_mathjax).
 
@@ -192,7 +260,12 @@ class FeedbackExporter(HTMLExporter):
     @default("extra_loaders")
     def _local_mathjax_loader(self):
         url = f"{self._mathjax_folder_url()}/MathJax.js?config={MATHJAX_CONFIG}"
-        return [DictLoader({"mathjax.html.j2": MATHJAX_MACRO.replace("@URL@", url)})]
+        return [DictLoader({"mathjax.html.j2": MATHJAX_MACRO.replace("@URL@", url),
+                            FEEDBACK_TEMPLATE_NAME: FEEDBACK_TEMPLATE})]
+
+    @default("template_file")
+    def _course_layout(self):
+        return FEEDBACK_TEMPLATE_NAME
 
     def _mathjax_folder_url(self) -> str:
         """Install the copy under feedback/ and return its path relative to a feedback page."""
@@ -246,3 +319,22 @@ class ShowModelAnswers(NbGraderPreprocessor):
         return {c.metadata["nbgrader"]["grade_id"]: c.source for c in solution.cells
                 if c.cell_type == "markdown" and c.metadata.get("nbgrader", {}).get("solution")
                 and c.metadata["nbgrader"].get("grade")}
+
+
+class NameExercises(NbGraderPreprocessor):
+    """For the feedback page's summary: each graded cell gets the title of its exercise, the nearest
+    heading above it ("Exercise 2 (2 points): the mean of every column"), in its metadata."""
+
+    display_data_priority = List(NbGraderPreprocessor.display_data_priority.default_value).tag(config=True)
+
+    def preprocess(self, nb, resources):
+        title = ""
+        for cell in nb.cells:
+            if cell.cell_type == "markdown":
+                heading = [line for line in cell.source.splitlines() if line.startswith("#")]
+                if heading:
+                    title = heading[-1].lstrip("#").strip()
+            meta = cell.metadata.get("nbgrader", {})
+            if meta.get("grade") and title:
+                cell.metadata["mlcourse"] = {"exercise": title}
+        return nb, resources
