@@ -161,6 +161,7 @@ def test_feedback_prints_only_what_helps_and_what_it_wrote(mini, feedback_output
     assert "Config option" not in (mini / "logs" / "feedback" / f"{LECTURE}.log").read_text(), \
         "a config option nbgrader does not recognise: fix it at its cause"
     lines = feedback_output.strip().splitlines()
+    assert lines[0] == f"[1/1] {LECTURE}: writing the feedback of 3 students...", "nothing said before the wait"
     assert lines[-1] == (f"wrote feedback/done/{LECTURE}/mini.html and 2 more: 3 students, 1 lecture "
                          "(formulas load from feedback/_mathjax/: no network needed)"), feedback_output
     assert f"{LECTURE}: mini.html for done, edited_test, untouched" in lines

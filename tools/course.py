@@ -49,18 +49,69 @@ def nbgrader(*args: str, root: Path = ROOT, check: bool = True, **run_args) -> s
     return subprocess.run(cmd, cwd=root, env=env, check=check, **run_args)
 
 
+def notebook_client(nb, cwd: Path, timeout: int = CELL_TIMEOUT, kernel: str = KERNEL, **options):
+    """An nbclient NotebookClient whose kernel client never waits on a missed wake-up.
+
+    nbclient waits for a kernel's messages with pyzmq's asyncio poll, whose file descriptor only
+    signals new events; now and then (about once in twenty runs of a notebook with a widget, more
+    often on a busy machine) a wake-up is lost, and the client sleeps, the kernel idle, until the
+    poll's timeout, when it finds the message that had been waiting all along: a run stalls for the
+    whole cell timeout and then goes on as if nothing happened. Polling in slices of a second bounds
+    that to a second.
+    """
+    from jupyter_client.manager import AsyncKernelManager
+    from nbclient import NotebookClient
+
+    km = AsyncKernelManager(kernel_name=kernel, client_class="course.SlicedPollClient")
+    return NotebookClient(nb, km=km, kernel_name=kernel, timeout=timeout,
+                          resources={"metadata": {"path": str(cwd)}}, **options)
+
+
+def _sliced_channel():
+    from queue import Empty
+    from time import monotonic
+
+    from jupyter_client.channels import AsyncZMQSocketChannel
+
+    class SlicedPollChannel(AsyncZMQSocketChannel):
+        async def get_msg(self, timeout=None):
+            deadline = None if timeout is None else monotonic() + timeout
+            while True:
+                step = 1.0 if deadline is None else max(0.0, min(1.0, deadline - monotonic()))
+                try:
+                    return await super().get_msg(timeout=step)
+                except Empty:
+                    if deadline is not None and monotonic() >= deadline:
+                        raise
+
+    return SlicedPollChannel
+
+
+def __getattr__(name):  # the client class is built on first use: importing this module stays light
+    if name == "SlicedPollClient":
+        from jupyter_client.asynchronous import AsyncKernelClient
+        from traitlets import Type
+
+        channel = _sliced_channel()
+
+        class SlicedPollClient(AsyncKernelClient):
+            shell_channel_class = Type(channel)
+            iopub_channel_class = Type(channel)
+
+        globals()["SlicedPollClient"] = SlicedPollClient
+        return SlicedPollClient
+    raise AttributeError(name)
+
+
 def execute_notebook(path: Path, timeout: int = CELL_TIMEOUT) -> None:
     """Run a notebook top to bottom in a fresh kernel and save it with its outputs.
 
     No timing or widget state is kept, so re-running it changes nothing but real outputs.
     """
     import nbformat
-    from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, kernel_name=KERNEL, timeout=timeout, record_timing=False,
-                            resources={"metadata": {"path": str(path.parent)}})
-    client.execute()
+    notebook_client(nb, path.parent, timeout, record_timing=False).execute()
     nb.metadata.pop("widgets", None)
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
@@ -173,7 +224,10 @@ def feedback(root: Path = ROOT, lecture: str | None = None, student: str | None 
     autograded, ok, written = folders("autograded"), True, {}
     for s, name in sorted(folders("submitted") - autograded):
         print(f"{shown(s)}/{name}: not autograded yet (make autograde), so no feedback", file=out)
-    for name in sorted({n for _, n in autograded}):
+    names = sorted({n for _, n in autograded})
+    for k, name in enumerate(names, 1):
+        count = sum(1 for _, n in autograded if n == name)
+        print(f"[{k}/{len(names)}] {name}: writing the feedback of {plural(count, 'student')}...", file=out, flush=True)
         log_path, start = root / "logs" / "feedback" / f"{name}.log", time.time()
         log_path.parent.mkdir(parents=True, exist_ok=True)
         with open(log_path, "w") as log:
