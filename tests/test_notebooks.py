@@ -9,7 +9,7 @@ import ast
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
+import course
 from nbgrader.validator import Validator
 
 from conftest import LECTURES, ROOT, nbgrader_meta
@@ -52,8 +52,7 @@ def test_untouched_release_fails_every_test(path):
 @pytest.mark.parametrize("path", notebooks("notebooks"), ids=lambda p: p.parent.name)
 def test_release_runs_top_to_bottom_with_errors_only_in_exercises(path):
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, kernel_name="mlcourse", timeout=120, allow_errors=True,
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    course.notebook_client(nb, path.parent, timeout=120, allow_errors=True).execute()
     broken = []
     for index, cell in enumerate(nb.cells):
         if cell.cell_type != "code":

@@ -147,11 +147,11 @@ def run_checks_under_seeds(path, seeds) -> list[str]:
     """Run the notebook in a fresh kernel; at each proof check, before running it as it is, run its
     code cells once for each seed with ``rng`` reseeded, and collect what is wrong with their output."""
     import nbformat
-    from nbclient import NotebookClient
+
+    import course
 
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, kernel_name="mlcourse", timeout=300, record_timing=False,
-                            resources={"metadata": {"path": str(path.parent)}})
+    client = course.notebook_client(nb, path.parent, timeout=300, record_timing=False)
     checks = {i: head for i, head, _ in proof_checks(nb)}
     found = []
     with client.setup_kernel():

@@ -36,12 +36,11 @@ from pathlib import Path
 
 import nbformat
 import numpy as np
-from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import course  # noqa: E402
-from course import KERNEL, lectures  # noqa: E402
+from course import lectures  # noqa: E402
 
 
 ROUNDS = 5      # a shared machine's speed can swing by half within a minute: three rounds left the ratio +-0.5
@@ -49,7 +48,7 @@ ROUNDS = 5      # a shared machine's speed can swing by half within a minute: th
 
 def run_seconds(nb, cwd: Path) -> float:
     start = time.perf_counter()
-    NotebookClient(nb, kernel_name=KERNEL, timeout=600, resources={"metadata": {"path": str(cwd)}}).execute()
+    course.notebook_client(nb, cwd, timeout=600).execute()
     return time.perf_counter() - start
 
 
