@@ -319,6 +319,9 @@ def test_the_formgrader_shows_grading_notes_and_typesets_maths_offline(browser, 
         written = sum(1 for c in nbformat.read(root / "solutions" / name / feedback_html.name.replace(".html", ".ipynb"),
                                                as_version=4).cells
                       if c.cell_type == "markdown" and nbgrader_meta(c).get("solution") and nbgrader_meta(c).get("grade"))
+        manage = context.new_page()
+        manage.goto(f"{base}/formgrader/manage_assignments?token={token}", wait_until="load", timeout=60_000)
+        assert manage.locator("#warning-exchange").count() == 0, "the formgrader warns about a missing exchange"
         assert written and state["body"].count("For the grader") == written, (
             f"{state['body'].count('For the grader')} grading notes shown beside {written} written answers; "
             f"screenshot {shot}")

@@ -25,6 +25,9 @@ from nbgrader_ext import formgrader_jupyter_path  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
+EXCHANGE = "/srv/nbgrader/exchange"  # the exchange make hub-release and hub-collect use by default
+
+
 def free_port(preferred: int) -> int:
     for port in (preferred, 0):
         with socket.socket() as s:
@@ -42,6 +45,13 @@ def command(port: int, token: str, browser: bool, root: Path = ROOT) -> list[str
             f"--IdentityProvider.token={token}",
             f"--LabApp.app_settings_dir={ROOT / 'lab-config' / 'settings'}",
             "--KernelSpecManager.allowed_kernelspecs=mlcourse"]
+    # The hub's exchange where make hub-release made one; else (a platform's zip) an empty one of the
+    # course's own, so the formgrader does not warn about an exchange the zip route never uses.
+    exchange = Path(EXCHANGE)
+    if not exchange.is_dir():
+        exchange = root / "build" / "exchange"
+        exchange.mkdir(parents=True, exist_ok=True)
+    args.append(f"--Exchange.root={exchange}")
     if not browser:
         args.append("--no-browser")
     if os.geteuid() == 0:
