@@ -16,6 +16,7 @@ import shutil
 import textwrap
 from pathlib import Path
 
+import nbformat
 import pytest
 
 import similarity
@@ -198,6 +199,29 @@ def test_every_planted_answer_is_correct(course):
 def test_the_copy_is_flagged_and_independent_answers_are_not(report):
     flagged = {frozenset((p.first, p.second)) for p in report.pairs}
     assert flagged == {frozenset(("ana", "cole"))}, [(p.first, p.second, p.share_first, p.share_second) for p in report.pairs]
+
+
+def test_each_flagged_answer_is_shown_whole_with_only_the_students_own_code_marked(course, report):
+    """The release's lines (signature, docstring, stub) are shown, grey and never marked; every line the
+    student wrote is shown; long lines wrap instead of being cut at the box's edge."""
+    from similarity import _plain
+
+    [pair] = report.pairs
+    release = next((course / "notebooks" / LECTURE).glob("*.ipynb"))
+    starts = similarity.answer_cells(release)
+    given = {line.strip() for start in starts.values() for line in start.splitlines() if line.strip()}
+    for side, student in zip(pair.marked, (pair.first, pair.second)):
+        lines = side.split("\n")
+        shown_given = [line for line in lines if "class='given'" in line]
+        assert shown_given and not any("<mark>" in line for line in shown_given), "a release line is marked shared"
+        assert all(_plain(re.sub(r"<span[^>]*>|</span>", "", line)).strip() in given for line in shown_given)
+        submitted = nbformat.read(next((course / "submitted" / student / LECTURE).glob("*.ipynb")), as_version=4)
+        written = [line for c in submitted.cells if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("solution")
+                   for line in c.source.splitlines() if line.strip() and line.strip() not in given]
+        text = "\n".join(_plain(re.sub(r"<span[^>]*>|</span>", "", line)) for line in lines)
+        assert all(line in text for line in written), f"{student}: lines of the answer are missing from the report"
+    page = (course / "similarity" / f"{LECTURE}.html").read_text()
+    assert "white-space: pre-wrap" in page
 
 
 def test_an_answer_pasted_from_the_package_is_flagged(report):

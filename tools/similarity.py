@@ -120,6 +120,49 @@ def _marked(code: str, slices, context: int = -1) -> str:
     return highlight_overlap(code, slices, "<mark>", "</mark>", truncate=context, escape_html=True)[0]
 
 
+def _balanced_lines(marked: str) -> list[str]:
+    """The lines of marked HTML, each with its own <mark> tags closed (a mark may span lines)."""
+    lines, inside = [], False
+    for line in marked.split("\n"):
+        start = "<mark>" if inside else ""
+        opened, closed = line.rfind("<mark>"), line.rfind("</mark>")
+        inside = opened > closed if max(opened, closed) >= 0 else inside
+        lines.append(start + line + ("</mark>" if inside else ""))
+    return lines
+
+
+def _plain(line: str) -> str:
+    return html.unescape(line.replace("<mark>", "").replace("</mark>", ""))
+
+
+def whole_answers(marked: str, whole: dict[str, str], starts: dict[str, str]) -> str:
+    """The student's answers in full, from the marked document of their own code (``# <id>`` then its
+    lines, exercise after exercise): the lines the release gave (signature, docstring, stub) in grey,
+    which never count, and the student's own lines with the shared parts marked."""
+    own: dict[str, list[str]] = {}
+    current = None
+    for line in _balanced_lines(marked):
+        text = _plain(line)
+        if text.startswith("# ") and text[2:].strip() in whole and text[2:].strip() not in own:
+            current = own.setdefault(text[2:].strip(), [])
+        elif text.strip() and current is not None:
+            current.append(line)
+    parts = []
+    for exercise, answer in whole.items():
+        given = {line.strip() for line in starts.get(exercise, "").splitlines() if line.strip()}
+        mine = iter(own.get(exercise, []))
+        lines = [f"<span class='exercise'># {html.escape(exercise)}</span>"]
+        for line in answer.splitlines():
+            if not line.strip():
+                lines.append("")
+            elif line.strip() in given:
+                lines.append(f"<span class='given'>{html.escape(line)}</span>")
+            else:
+                lines.append(next(mine, html.escape(line)))
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts)
+
+
 def compare(root: Path, lecture: str) -> Report:
     from copydetect.detector import compare_files
 
@@ -127,7 +170,7 @@ def compare(root: Path, lecture: str) -> Report:
     release = next((root / "notebooks" / lecture).glob("*.ipynb"))
     starts = answer_cells(release)
     boilerplate = _fingerprint("release", "\n\n".join(starts.values())).hashes
-    documents, answers = {}, {}
+    documents, answers, wholes = {}, {}, {}
     subs, problems = discover(root, lecture, None)  # the grader's own checks: names, links, pipes, sizes
     report.skipped += [(problem, "not compared") for problem in problems]
     for sub in subs:
@@ -136,16 +179,18 @@ def compare(root: Path, lecture: str) -> Report:
         if not notebooks:
             report.skipped.append((student, "; ".join(sub.notes) or "no notebook"))
             continue
-        answers[student] = {i: own_code(code, starts[i])
-                            for i, code in student_answers(next(iter(notebooks.values())), starts).items()}
+        wholes[student] = {i: code for i, code in student_answers(next(iter(notebooks.values())), starts).items()
+                           if own_code(code, starts[i])}
+        answers[student] = {i: own_code(code, starts[i]) for i, code in wholes[student].items()}
         text = "\n\n".join(f"# {i}\n{answers[student][i]}" for i in starts if answers[student].get(i))
         documents[student] = (text, _fingerprint(student, text, boilerplate))
     report.students = sorted(documents)
     for a, b in itertools.combinations(report.students, 2):
         overlap, (share_a, share_b), slices = compare_files(documents[a][1], documents[b][1])
         if min(share_a, share_b) >= PAIR_SHARE and overlap >= MIN_TOKENS:
-            report.pairs.append(Pair(a, b, float(share_a), float(share_b), int(overlap),
-                                     (_marked(documents[a][0], slices[0]), _marked(documents[b][0], slices[1]))))
+            report.pairs.append(Pair(a, b, float(share_a), float(share_b), int(overlap), (
+                whole_answers(_marked(documents[a][0], slices[0]), wholes[a], starts),
+                whole_answers(_marked(documents[b][0], slices[1]), wholes[b], starts))))
     modules = {name: (code, _fingerprint(name, code, boilerplate)) for name, code in package_modules(root).items()}
     for student in report.students:
         for exercise, code in answers[student].items():
@@ -154,8 +199,10 @@ def compare(root: Path, lecture: str) -> Report:
             for name, (module_code, theirs) in modules.items():
                 overlap, (share, _), slices = compare_files(mine, theirs)
                 if share >= PACKAGE_SHARE and overlap >= MIN_TOKENS and (best is None or share > best.share):
-                    best = PackageMatch(student, exercise, name, float(share), int(overlap),
-                                        (_marked(code, slices[0]), _marked(module_code, slices[1], context=4)))
+                    mine_marked = f"# {exercise}\n" + _marked(code, slices[0])
+                    best = PackageMatch(student, exercise, name, float(share), int(overlap), (
+                        whole_answers(mine_marked, {exercise: wholes[student][exercise]}, starts),
+                        _marked(module_code, slices[1], context=4)))
             if best:
                 report.package.append(best)
     report.pairs.sort(key=lambda p: -min(p.share_first, p.share_second))
@@ -168,12 +215,15 @@ PAGE = """<!DOCTYPE html>
 <title>Copying report: {lecture}</title>
 <style>body {{ font-family: sans-serif; margin: 2em; }} table {{ border-collapse: collapse; }}
 td, th {{ border: 1px solid #999; padding: 0.3em 0.6em; }} .side {{ display: flex; gap: 1em; }}
-.side pre {{ flex: 1; background: #f6f6f6; padding: 0.6em; overflow-x: auto; font-size: 0.85em; }}
+.side pre {{ flex: 1; min-width: 0; background: #f6f6f6; padding: 0.6em; font-size: 0.85em;
+  white-space: pre-wrap; overflow-wrap: anywhere; }}
+.given {{ color: #8a8a8a; }} .exercise {{ color: #2a5db0; font-weight: bold; }}
 mark {{ background: #ffd27f; }}</style></head><body>
 <h1>Copying report: {lecture}</h1>
 <p>{summary}</p>
-<p>A flag is a reason to look, not a verdict. Marked code is what the two sides share once names, strings and
-numbers are set aside; the exercises' own signatures and docstrings never count.</p>
+<p>A flag is a reason to look, not a verdict. Each answer is shown whole; marked code is what the two sides
+share once names, strings and numbers are set aside. Grey lines are the release's own (the exercises'
+signatures, docstrings and stubs): they never count, and are never marked.</p>
 {body}
 </body></html>
 """
