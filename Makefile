@@ -45,7 +45,7 @@ $(STAMP): pyproject.toml tools/course.py
 	@echo "[1/4] updating pip"
 	@$(BIN)/python -m pip install --quiet --upgrade pip
 	@echo "[2/4] installing the course's pinned packages (each is named as it comes)"
-	@$(BIN)/python -m pip install --progress-bar off -e ".[test,instructor]" | awk '/^(Collecting|Successfully)/ {print "      " $$0; fflush()}'
+	@$(BIN)/python -m pip install --progress-bar off -e ".[test,instructor]" | awk '/^(Collecting|Successfully)/ {print "      " $$0; fflush()} /^Installing collected packages/ {n = split($$0, names, ","); print "      installing " n " packages: the longest step, a minute or two, silent"; fflush()}'
 	@echo "[3/4] registering the Jupyter kernel 'Python 3 (ML course)'"
 	@$(BIN)/python -m ipykernel install --sys-prefix --name mlcourse --display-name "Python 3 (ML course)" >/dev/null
 	@echo "[4/4] registering the grading sandbox's kernel (instructors)"
