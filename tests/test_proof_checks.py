@@ -1,4 +1,4 @@
-"""Rules every lecture's proof checks follow (course guide, section 2; README, "For authors").
+"""Rules every lecture's proof checks follow (course guide, section 2; docs/authors.md, "Proof checks").
 
 A proof check is a Markdown cell holding ``**Proof check`` and the code cells after it, up to the
 next Markdown cell. What it prints is read by these tests, line by line:
