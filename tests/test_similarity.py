@@ -261,3 +261,33 @@ def test_markup_in_a_flagged_answer_is_shown_as_text(tmp_path, course):
 def test_an_unknown_lecture_is_named(course):
     with pytest.raises(SystemExit, match="no lecture '99-x'"):
         similarity.run(course, "99-x")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from browser.lab import chromium_for_tests
+
+    yield from chromium_for_tests()
+
+
+def test_the_report_reads_well_in_a_browser(course, report, browser):
+    """Opened in Chromium: both sides of the flagged pair side by side, every line of code wrapped within its
+    box (none cut at the edge), the release's lines grey, and nothing of the page running as a script."""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        page.goto((course / "similarity" / f"{LECTURE}.html").as_uri(), wait_until="load")
+        state = page.evaluate("""() => {
+            const pres = [...document.querySelectorAll('.side pre')];
+            return {boxes: pres.length, cut: pres.filter(p => p.scrollWidth > p.clientWidth + 1).length,
+                    grey: getComputedStyle(document.querySelector('.given')).color,
+                    wide: document.documentElement.scrollWidth > window.innerWidth + 1,
+                    text: document.body.innerText};
+        }""")
+    finally:
+        page.close()
+    assert state["boxes"] >= 2 and state["cut"] == 0 and not state["wide"], state
+    assert state["grey"] == "rgb(138, 138, 138)", state["grey"]
+    assert "ana and cole" in state["text"]
+    assert not [e for e in errors if "Content Security Policy" not in e], errors
