@@ -277,9 +277,9 @@ def test_the_formgrader_shows_grading_notes_and_typesets_maths_offline(browser, 
     Jupyter itself, not a CDN)."""
     import secrets
     import subprocess
-    import urllib.request
 
     import formgrader
+    from browser.lab import wait_until_serving
     from nbgrader.api import Gradebook
 
     root = feedback_html.parents[3]
@@ -292,14 +292,7 @@ def test_the_formgrader_shows_grading_notes_and_typesets_maths_offline(browser, 
     context = browser.new_context(viewport={"width": 1200, "height": 1000})
     context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(base) else route.abort())
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, "make formgrader did not start"
-                time.sleep(0.5)
+        wait_until_serving(base, token, server, why=lambda: "make formgrader")
         with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
             notebook = gb.find_submission_notebook(feedback_html.stem, name, "student")
             submission_id = notebook.id

@@ -33,7 +33,6 @@ import shutil
 import signal
 import subprocess
 import time
-import urllib.request
 from pathlib import Path
 
 import nbformat
@@ -41,6 +40,7 @@ import pytest
 from nbformat.v4 import new_code_cell
 
 import hostile
+from browser.lab import wait_until_serving
 from conftest import LECTURES, ROOT, nbgrader_meta, scratch_course
 
 import course
@@ -382,14 +382,7 @@ def test_the_formgrader_runs_no_student_script(graded, chromium):
                               stderr=subprocess.STDOUT, start_new_session=True)
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=5)
-                break
-            except OSError:
-                assert time.monotonic() < deadline and server.poll() is None, (root / "formgrader.log").read_text()
-                time.sleep(0.5)
+        wait_until_serving(base, token, server, why=lambda: (root / "formgrader.log").read_text())
         with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
             ids = {name: [nb.id for nb in gb.find_submission(name, "hostile_pages").notebooks] for name in LECTURES}
         for name, notebook_ids in ids.items():

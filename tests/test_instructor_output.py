@@ -34,16 +34,21 @@ STUDENTS = ("done", "edited_test", "untouched")
 EDITED = "test_column_means"  # the test cell edited_test replaces (it has hidden tests)
 
 
-@pytest.fixture(scope="module")
-def mini(tmp_path_factory):
-    """The scratch course, graded; the autograde output kept in ``root / "autograde.out"``."""
-    root = tmp_path_factory.mktemp("instructor")
+def mini_course(root: Path):
+    """A scratch course in ``root`` holding 99-mini, released; (release, solution) notebooks."""
     shutil.copy(ROOT / "nbgrader_config.py", root)
     (root / "tools").symlink_to(ROOT / "tools")
     shutil.copytree(ROOT / "tests" / "fixtures" / LECTURE, root / "solutions" / LECTURE)
     course.nbgrader("generate_assignment", LECTURE, "--log-level=WARN", root=root)
-    release = nbformat.read(root / "notebooks" / LECTURE / NOTEBOOK, as_version=4)
-    solution = nbformat.read(root / "solutions" / LECTURE / NOTEBOOK, as_version=4)
+    return (nbformat.read(root / "notebooks" / LECTURE / NOTEBOOK, as_version=4),
+            nbformat.read(root / "solutions" / LECTURE / NOTEBOOK, as_version=4))
+
+
+@pytest.fixture(scope="module")
+def mini(tmp_path_factory):
+    """The scratch course, graded; the autograde output kept in ``root / "autograde.out"``."""
+    root = tmp_path_factory.mktemp("instructor")
+    release, solution = mini_course(root)
     done = course.filled_release(release, solution)
     edited = nbformat.from_dict(done)
     for cell in edited.cells:
@@ -335,12 +340,7 @@ def platform_class(tmp_path_factory):
     import zipfile
 
     root = tmp_path_factory.mktemp("platform")
-    shutil.copy(ROOT / "nbgrader_config.py", root)
-    (root / "tools").symlink_to(ROOT / "tools")
-    shutil.copytree(ROOT / "tests" / "fixtures" / LECTURE, root / "solutions" / LECTURE)
-    course.nbgrader("generate_assignment", LECTURE, "--log-level=WARN", root=root)
-    release = nbformat.read(root / "notebooks" / LECTURE / NOTEBOOK, as_version=4)
-    solution = nbformat.read(root / "solutions" / LECTURE / NOTEBOOK, as_version=4)
+    release, solution = mini_course(root)
     done = nbformat.writes(course.filled_release(release, solution)).encode()
     (root / "roster.csv").write_text(PLATFORM_ROSTER, encoding="utf-8")
     (root / "deadlines.toml").write_text('[policy]\ntimezone = "Europe/Berlin"\npenalty_per_day = 0.1\n'

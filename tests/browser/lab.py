@@ -554,3 +554,18 @@ def chromium_for_tests():
         chromium = launch(playwright)
         yield chromium
         chromium.close()
+
+
+def wait_until_serving(base: str, token: str, server, timeout: float = 120, why=lambda: "") -> None:
+    """Wait for a Jupyter server started as ``server`` (a Popen) to answer at ``base``; fail, saying
+    ``why()``, if it exits or does not answer within ``timeout`` seconds."""
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=5)
+            return
+        except OSError:
+            assert time.monotonic() < deadline and server.poll() is None, f"the server did not start: {why()}"
+            time.sleep(0.5)
