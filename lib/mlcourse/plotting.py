@@ -22,7 +22,7 @@ def axes(ax=None, figsize=(4.5, 4.5)):
 
 def plot_points(X, y, ax=None, size=30, legend=True, xlabel="$x_1$", ylabel="$x_2$"):
     """Scatter 2-d points ``X`` (n, 2) coloured by their label in {-1, +1}, on square axes with room
-    around the points and the axes named (``xlabel``, ``ylabel``; ``None`` leaves a name as it is)."""
+    around the points and the axes named (``xlabel``, ``ylabel``, in a large font; ``None`` leaves a name as it is)."""
     X = as_matrix(X)
     if X.shape[1] != 2:
         raise ValueError(f"plot_points draws 2-d points; X has shape {X.shape}")
@@ -33,9 +33,9 @@ def plot_points(X, y, ax=None, size=30, legend=True, xlabel="$x_1$", ylabel="$x_
         ax.scatter(pts[:, 0], pts[:, 1], s=size, edgecolor="k", linewidth=0.5, **style)
     _square_limits(ax, X)
     if xlabel is not None:
-        ax.set_xlabel(xlabel)
+        ax.set_xlabel(xlabel, fontsize="large")         # readable when a panel of three is shrunk to the page
     if ylabel is not None:
-        ax.set_ylabel(ylabel)
+        ax.set_ylabel(ylabel, fontsize="large")
     if legend:
         ax.legend(loc="best", fontsize="small")
     return ax
