@@ -66,7 +66,9 @@ def draw_svm(data_set: str, kind: str, sigma: float, C: float, n: int = 100, see
     ax.set(xlim=lim, ylim=lim, xticks=[], yticks=[])                     # ticks would cost a third of the frame
     ax.set_title(f"{name}, C = {C:g}: {len(run.support)} support vectors of {n}\n"
                  f"training error {train_err:.2f}, test error {test_err:.2f}", fontsize="medium")
-    ax.legend(loc="upper right", fontsize="small")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.07), ncol=4, fontsize="small", frameon=False,
+              handletextpad=0.3, columnspacing=1.2)                     # under the axis name: it covers nothing
+    fig.subplots_adjust(left=0.02, right=0.98, bottom=0.14, top=0.88)
     plt.show()
     return run, train_err, test_err
 
