@@ -42,7 +42,7 @@ def draw_perceptron_step(gamma: float, seed: int, step: int, n: int = 40):
         ax.arrow(0, 0, *(w / max(np.linalg.norm(w), 1e-12) * 0.5), width=0.01, color="k")
     still_wrong = perceptron.n_mistakes(w, sample.X, sample.y)
     ax.set_title(f"margin $\\gamma$={gamma:.2f}: {still_wrong} of {len(sample.y)} points misclassified")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=2, fontsize="small")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=3, fontsize="small")    # below the axis name
     bar.bar(["updates so far", "updates in all", "bound"], [step, run.n_mistakes, bound],
             color=["#7570b3", "#bbbbbb", "#e7298a"])
     bar.set_title("Novikoff: mistakes $\\leq (r/\\gamma)^2$")
