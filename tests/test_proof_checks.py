@@ -23,7 +23,6 @@ round-off, which changes with the CPU's BLAS kernels.
 
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
@@ -36,10 +35,6 @@ HELD = re.compile(r"\bheld (?:on|in) (\d+)/(\d+)\b")
 FAILS = re.compile(r"^negative control: .*?\bfails (?:on|in) (\d+)/(\d+)\b")
 TIGHTNESS = re.compile(r"^tightness: (?:(?P<r>\d+(?:\.\d+)?)\b|.*\b(?:identity|equality|exact)\b)")
 SEEDS = range(1001, 1021)  # the other seeds every check must pass under
-# Lectures whose checks do not yet print every kind of line (issue 33 converts them one by one).
-NOT_YET = {"04-bayes-optimal"}
-if os.environ.get("MLCOURSE_ALL_PROOF_CHECKS"):  # an author converting a lecture runs its checks anyway
-    NOT_YET = set()
 # A number of 1e-7 or less: printed as a result it is round-off; printed as a tolerance it is so close
 # to round-off that the verdict it gives can change with the CPU's kernels. Either way, not printed.
 ROUND_OFF = re.compile(r"(?<![\w.])\d(?:\.\d+)?e-0?(?:[7-9]|[1-9]\d)\b")
@@ -136,8 +131,6 @@ def problems(out: str, saved: bool = True) -> list[str]:
 
 @pytest.mark.parametrize("path", solution_notebooks(), ids=lambda p: p.parent.name)
 def test_every_proof_check_prints_its_verdict_control_and_tightness(path):
-    if path.parent.name in NOT_YET:
-        pytest.skip("issue 33: this lecture's checks are not yet in the form")
     bad = [f"cell {i} ({head.strip()[:40]!r}...): {p}" for i, head, out in proof_checks(load(path))
            for p in problems(out)]
     assert not bad, f"{path.relative_to(ROOT)}:\n" + "\n".join(bad)
@@ -176,8 +169,6 @@ def run_checks_under_seeds(path, seeds) -> list[str]:
 
 @pytest.mark.parametrize("path", solution_notebooks(), ids=lambda p: p.parent.name)
 def test_every_proof_check_holds_under_other_seeds(path):
-    if path.parent.name in NOT_YET:
-        pytest.skip("issue 33: this lecture's checks are not yet in the form")
     bad = run_checks_under_seeds(path, SEEDS)
     assert not bad, f"{path.relative_to(ROOT)}: under other seeds:\n" + "\n".join(bad[:40])
 
