@@ -28,6 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import deadlines  # noqa: E402
+from course import plural  # noqa: E402
 from staging import collection_record, shown  # noqa: E402
 
 COLUMNS = ["assignment", "duedate", "timestamp", "student_id", "last_name", "first_name", "email", "raw_score",
@@ -83,10 +84,6 @@ def write_csv(path: Path, header: list[str], rows: list[list]) -> None:
         writer = csv.writer(f)
         writer.writerow(header)
         writer.writerows([[spreadsheet_safe("" if v is None else str(v)) for v in row] for row in rows])
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def number(x: float) -> str:
