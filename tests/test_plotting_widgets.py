@@ -252,6 +252,19 @@ def test_perceptron_stepper_builds_and_follows_the_margin_slider():
     assert step.max == max(expected, 1)
 
 
+def test_perceptron_stepper_draws_each_update_once_and_play_moves_the_slider(monkeypatch):
+    drawn = []
+    monkeypatch.setattr(widgets.lecture02, "draw_perceptron_step", lambda gamma, seed, step, n: drawn.append((gamma, seed, step)))
+    box = widgets.perceptron_stepper()
+    (gamma, seed), (play, step) = box.children[0].children, box.children[1].children
+    assert drawn == [(gamma.value, 0, 0)]
+    play.value = 1
+    assert step.value == 1 and drawn[-1] == (gamma.value, 0, 1)
+    del drawn[:]
+    gamma.value = 0.3  # a new run: drawn once, from its first update, and play starts again there
+    assert drawn == [(0.3, 0, 0)] and step.value == play.value == 0
+
+
 # --------------------------------------------------------------------------- lecture 05
 
 
@@ -570,6 +583,32 @@ def test_draw_em_step_follows_em_and_the_figure_moves():
     states = lecture11.em_states(3, "random", 2)
     assert len(states) == lecture11.ITERATIONS + 1 and values[-1] == pytest.approx(states[-1][4])
     plt.close("all")
+
+
+def test_em_explorer_plays_each_frame_before_its_slider_shows_the_number(monkeypatch):
+    """The play button steps the iteration from the kernel: the frame of iteration t is drawn before the
+    slider's number t reaches the browser (linked in the browser, the number came a frame early)."""
+    import ipywidgets as W
+    from mlcourse.widgets import lecture11
+
+    log = []
+    monkeypatch.setattr(lecture11, "draw_em_step", lambda k, init, iteration, seed: log.append(("drawn", k, iteration)))
+    box = widgets.em_explorer()
+    (play, iteration), (k, _, _) = box.children[0].children, box.children[1].children
+    assert isinstance(play, W.Play) and (play.min, play.max) == (iteration.min, iteration.max) == (0, lecture11.ITERATIONS)
+    send = iteration.send_state
+    monkeypatch.setattr(iteration, "send_state", lambda key=None: (log.append(("slider shows", iteration.value)), send(key)))
+    assert log == [("drawn", 3, 0)]
+    for t in (1, 2, 3):  # the browser's play button moves its own value
+        play.value = t
+    assert log[1:] == [("drawn", 3, 1), ("slider shows", 1), ("drawn", 3, 2), ("slider shows", 2),
+                       ("drawn", 3, 3), ("slider shows", 3)]
+    del log[:]
+    iteration.value = 30  # the student drags the slider: one frame, and play goes on from there
+    assert log == [("slider shows", 30), ("drawn", 3, 30)] and play.value == 30
+    del log[:]
+    k.value = 2
+    assert log == [("drawn", 2, 30)]
 
 
 @pytest.mark.parametrize("call, pattern", [

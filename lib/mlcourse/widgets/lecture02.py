@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import data, perceptron
 from ..plotting import plot_boundary, plot_points
-from ._common import _readable
+from ._common import PlayedFrames, _readable
 
 
 @lru_cache(maxsize=32)
@@ -61,16 +61,23 @@ def perceptron_stepper(n: int = 40):
     seed = W.IntSlider(value=0, min=0, max=50, description="data seed", continuous_update=False)
     step = W.IntSlider(value=0, min=0, max=1, description="update")
     play = W.Play(value=0, min=0, max=1, interval=400, description="play")
-    W.jslink((play, "value"), (step, "value"))
+    frames = None
 
     def new_data(_=None):
         _, run = _perceptron_run(round(gamma.value, 3), seed.value, n)
-        step.max = play.max = max(run.n_mistakes, 1)
-        step.value = play.value = 0
 
-    gamma.observe(new_data, "value")
+        def restart():
+            step.max = play.max = max(run.n_mistakes, 1)
+            step.value = play.value = 0
+
+        if frames is None:  # the first run, before anything is drawn
+            restart()
+        else:
+            frames.quietly(restart)
+
+    gamma.observe(new_data, "value")  # before PlayedFrames observes gamma: a new run starts, then it is drawn
     seed.observe(new_data, "value")
     new_data()
-    out = W.interactive_output(lambda gamma, seed, step: draw_perceptron_step(gamma, seed, step, n),
-                               dict(gamma=gamma, seed=seed, step=step))
-    return _readable(W.VBox([W.HBox([gamma, seed]), W.HBox([play, step]), out]))
+    frames = PlayedFrames(lambda gamma, seed, step: draw_perceptron_step(gamma, seed, step, n),
+                          dict(gamma=gamma, seed=seed, step=step), "step", play)
+    return _readable(W.VBox([W.HBox([gamma, seed]), W.HBox([play, step]), frames.out]))

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import clustering, plotting
 from .._checks import positive_int
-from ._common import _readable
+from ._common import PlayedFrames, _readable
 
 ITERATIONS = 40
 INITS = ("k-means++", "random")
@@ -81,10 +81,8 @@ def em_explorer():
     style = dict(continuous_update=False)
     iteration = W.IntSlider(value=0, min=0, max=ITERATIONS, description="iteration", **style)
     play = W.Play(value=0, min=0, max=ITERATIONS, interval=600, description="play EM")
-    W.jslink((play, "value"), (iteration, "value"))
     k = W.Dropdown(options=list(range(1, 7)), value=3, description="components K")
     init = W.Dropdown(options=list(INITS), value="k-means++", description="start")
     seed = W.IntSlider(value=0, min=0, max=20, description="seed", **style)
-    out = W.interactive_output(lambda k, init, iteration, seed: draw_em_step(k, init, iteration, seed),
-                               dict(k=k, init=init, iteration=iteration, seed=seed))
-    return _readable(W.VBox([W.HBox([play, iteration]), W.HBox([k, init, seed]), out]))
+    frames = PlayedFrames(draw_em_step, dict(k=k, init=init, iteration=iteration, seed=seed), "iteration", play)
+    return _readable(W.VBox([W.HBox([play, iteration]), W.HBox([k, init, seed]), frames.out]))
