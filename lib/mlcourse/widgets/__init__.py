@@ -13,8 +13,10 @@ from importlib import import_module
 _WHERE = {
     "bandwidth_explorer": "lecture09",
     "bayes_explorer": "lecture04",
+    "boosting_explorer": "lecture13",
     "draw_bandwidth": "lecture09",
     "draw_bayes_explorer": "lecture04",
+    "draw_boosting": "lecture13",
     "draw_em_step": "lecture11",
     "draw_gaussian_likelihood": "lecture03",
     "draw_kernel_perceptron": "lecture06",
