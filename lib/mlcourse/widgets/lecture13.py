@@ -17,12 +17,12 @@ MAX_ROUNDS = 500
 
 @lru_cache(maxsize=3)
 def boosted(data_set: str) -> tuple:
-    """200 training and 2000 test points of ``data_set`` (fixed seeds), AdaBoost with stumps for
+    """200 training and 1000 test points of ``data_set`` (fixed seeds), AdaBoost with stumps for
     ``MAX_ROUNDS`` rounds on the training points, and the training and test error after every round."""
     if data_set not in DATA_SETS:
         raise ValueError(f"data_set must be one of {DATA_SETS}; got {data_set!r}")
     X, y = _two_classes(data_set, 200, np.random.default_rng(13))
-    X_test, y_test = _two_classes(data_set, 2000, np.random.default_rng(1013))
+    X_test, y_test = _two_classes(data_set, 1000, np.random.default_rng(1013))
     model = ensembles.fit_adaboost(X, y, MAX_ROUNDS)
     train = (np.where(ensembles.staged_scores(model, X) >= 0, 1, -1) != y).mean(axis=1)
     test = (np.where(ensembles.staged_scores(model, X_test) >= 0, 1, -1) != y_test).mean(axis=1)
