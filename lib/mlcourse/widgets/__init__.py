@@ -1,5 +1,5 @@
 """Interactive parts of the lectures (ipywidgets on live Matplotlib plots), one module per lecture:
-``lecture01`` to ``lecture12``.
+``lecture01`` to ``lecture13``.
 
 Each explorer builds its controls and returns the widget box, so a notebook cell ends with it and
 Jupyter displays it; its ``draw_...`` function draws one frame and can be called (and tested) alone.
