@@ -95,6 +95,15 @@ def test_random_tree_fits_distinct_points_and_respects_depth():
     assert E.fit_random_tree(X, y, 2, 0, max_depth=3).max_depth <= 3
 
 
+def test_random_forest_draws_each_feature_equally_often():
+    """m_try = 1 on data where only feature 0 matters: the root splits on each of the d = 4 features
+    about equally often (the drawn one, which can always be cut here)."""
+    X, y = gaussians(60, 6, d=4)
+    X[:, 1:] = np.random.default_rng(0).standard_normal((60, 3))
+    roots = np.bincount([E.fit_random_tree(X, y, 1, seed).feature[0] for seed in range(400)], minlength=4)
+    assert np.all(np.abs(roots - 100) <= 5 * np.sqrt(400 * 0.25 * 0.75)), roots
+
+
 def test_out_of_bag_error_by_brute_force():
     X, y = gaussians(80, 4)
     forest = E.fit_bagging(X, y, 15, 7)

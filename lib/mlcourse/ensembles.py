@@ -179,7 +179,7 @@ def fit_bagging(X, y, B, seed, max_features=None, criterion="gini", max_depth=No
     grown, oob_votes = [], np.zeros((n, len(classes)), dtype=np.int64)
     for b in range(B):
         Xb, yb = X[indices[b]], code[indices[b]]
-        if max_features is None:
+        if max_features is None or max_features == d:   # every feature at every split: Lecture 05's tree
             tree = trees.fit_tree(Xb, yb, criterion=criterion, max_depth=max_depth)
         else:
             tree = fit_random_tree(Xb, yb, max_features, rng, criterion=criterion, max_depth=max_depth)
@@ -293,41 +293,52 @@ def fit_stump(X, y, w, criterion="error") -> Stump:
     w = _as_weights(w, len(X))
     if criterion not in ("error", "gini"):
         raise ValueError(f"criterion must be 'error' or 'gini'; got {criterion!r}")
-    n, d = X.shape
-    w = w / w.sum()
-    order = np.argsort(X, axis=0, kind="stable")
-    xs = np.take_along_axis(X, order, axis=0)
-    ws, ys = w[order], y[order]
-    pos_left = np.cumsum(ws * (ys > 0), axis=0)[:-1]          # (n-1, d): weight of +1 left of each cut
-    neg_left = np.cumsum(ws * (ys < 0), axis=0)[:-1]
-    pos_all, neg_all = w[y > 0].sum(), w[y < 0].sum()
-    pos_right, neg_right = pos_all - pos_left, neg_all - neg_left
-    valid = xs[1:] > xs[:-1]
-    thresholds = (xs[1:] + xs[:-1]) / 2
-    if criterion == "error":
-        # left = +1, right = -1 errs on the -1 on the left and the +1 on the right; the flip on the rest
-        loss = np.stack([neg_left + pos_right, pos_left + neg_right])       # (2, n-1, d): left = +1, -1
-    else:
-        W_L, W_R = pos_left + neg_left, pos_right + neg_right
-        with np.errstate(invalid="ignore", divide="ignore"):
-            gini = (W_L - (pos_left ** 2 + neg_left ** 2) / np.where(W_L > 0, W_L, 1)
-                    + W_R - (pos_right ** 2 + neg_right ** 2) / np.where(W_R > 0, W_R, 1))
-        loss = np.stack([gini, np.full_like(gini, np.inf)])
-    loss = np.where(valid[None], loss, np.inf)
-    if not np.isfinite(loss).any():
-        sign = 1 if pos_all >= neg_all else -1
-        return Stump(0, float("inf"), sign, sign)
-    best = loss.min()
-    s, i, j = np.nonzero(loss <= best + _TINY)
-    # smallest feature, then smallest threshold, then left = +1 (s = 0)
-    pick = np.lexsort((s, thresholds[i, j], j))[0]
-    s, i, j = int(s[pick]), int(i[pick]), int(j[pick])
-    if criterion == "error":
-        left = 1 if s == 0 else -1
-        return Stump(j, float(thresholds[i, j]), left, -left)
-    left = 1 if pos_left[i, j] >= neg_left[i, j] else -1
-    right = 1 if pos_right[i, j] >= neg_right[i, j] else -1
-    return Stump(j, float(thresholds[i, j]), left, right)
+    return _SortedColumns(X, y).best_stump(w / w.sum(), criterion)
+
+
+class _SortedColumns:
+    """``X``'s columns sorted once, for the best stump under many weightings (AdaBoost's rounds)."""
+
+    def __init__(self, X: np.ndarray, y: np.ndarray):
+        self.order = np.argsort(X, axis=0, kind="stable")
+        xs = np.take_along_axis(X, self.order, axis=0)
+        self.ys = y[self.order]
+        self.is_pos, self.is_neg = self.ys > 0, self.ys < 0
+        self.y = y
+        self.valid = xs[1:] > xs[:-1]
+        self.thresholds = (xs[1:] + xs[:-1]) / 2
+
+    def best_stump(self, w: np.ndarray, criterion: str) -> Stump:
+        """The best stump for weights ``w`` summing to 1 (see :func:`fit_stump`)."""
+        ws = w[self.order]
+        pos_left = np.cumsum(ws * self.is_pos, axis=0)[:-1]        # (n-1, d): weight of +1 left of each cut
+        neg_left = np.cumsum(ws * self.is_neg, axis=0)[:-1]
+        pos_all, neg_all = w[self.y > 0].sum(), w[self.y < 0].sum()
+        pos_right, neg_right = pos_all - pos_left, neg_all - neg_left
+        if criterion == "error":
+            # left = +1, right = -1 errs on the -1 on the left and the +1 on the right; the flip on the rest
+            loss = np.stack([neg_left + pos_right, pos_left + neg_right])       # (2, n-1, d): left = +1, -1
+        else:
+            W_L, W_R = pos_left + neg_left, pos_right + neg_right
+            with np.errstate(invalid="ignore", divide="ignore"):
+                gini = (W_L - (pos_left ** 2 + neg_left ** 2) / np.where(W_L > 0, W_L, 1)
+                        + W_R - (pos_right ** 2 + neg_right ** 2) / np.where(W_R > 0, W_R, 1))
+            loss = np.stack([gini, np.full_like(gini, np.inf)])
+        loss = np.where(self.valid[None], loss, np.inf)
+        best = loss.min() if loss.size else np.inf
+        if not np.isfinite(best):
+            sign = 1 if pos_all >= neg_all else -1
+            return Stump(0, float("inf"), sign, sign)
+        s, i, j = np.nonzero(loss <= best + _TINY)
+        # smallest feature, then smallest threshold, then left = +1 (s = 0)
+        pick = np.lexsort((s, self.thresholds[i, j], j))[0]
+        s, i, j = int(s[pick]), int(i[pick]), int(j[pick])
+        if criterion == "error":
+            left = 1 if s == 0 else -1
+            return Stump(j, float(self.thresholds[i, j]), left, -left)
+        left = 1 if pos_left[i, j] >= neg_left[i, j] else -1
+        right = 1 if pos_right[i, j] >= neg_right[i, j] else -1
+        return Stump(j, float(self.thresholds[i, j]), left, right)
 
 
 def adaboost_alpha(eps):
@@ -358,7 +369,10 @@ def adaboost_update(w, y, h, alpha):
         raise ValueError(f"w must be a 1-d array of weights; got shape {w.shape}")
     w = _as_weights(w, len(w))
     y, h = as_labels(y, len(w), "y"), as_labels(h, len(w), "h")
-    alpha = _number(alpha, "alpha")
+    return _reweight(w, y, h, _number(alpha, "alpha"))
+
+
+def _reweight(w, y, h, alpha):
     unnormalised = w * np.exp(-alpha * y * h)
     Z = float(unnormalised.sum())
     return unnormalised / Z, Z
@@ -395,11 +409,14 @@ def fit_adaboost(X, y, T, criterion="error") -> AdaBoost:
     y = as_labels(y, len(X))
     T = positive_int(T, "T")
     n = len(X)
+    if criterion not in ("error", "gini"):
+        raise ValueError(f"criterion must be 'error' or 'gini'; got {criterion!r}")
+    columns = _SortedColumns(X, y)
     w = np.full(n, 1.0 / n)
     stumps, alphas, epss, Zs, ws = [], [], [], [], [w]
     for _ in range(T):
-        stump = fit_stump(X, y, w, criterion)
-        h = stump_predict(stump, X)
+        stump = columns.best_stump(w, criterion)
+        h = np.where(X[:, stump.feature] <= stump.threshold, stump.left, stump.right)   # stump_predict
         eps = float(w[h != y].sum())
         if eps >= 0.5 - _TINY:
             break
@@ -407,7 +424,7 @@ def fit_adaboost(X, y, T, criterion="error") -> AdaBoost:
             stumps.append(stump), alphas.append(1.0), epss.append(0.0), Zs.append(0.0), ws.append(w)
             break
         alpha = adaboost_alpha(eps)
-        w, Z = adaboost_update(w, y, h, alpha)
+        w, Z = _reweight(w, y, h, alpha)                                 # adaboost_update
         stumps.append(stump), alphas.append(alpha), epss.append(eps), Zs.append(Z), ws.append(w)
     return AdaBoost(tuple(stumps), np.array(alphas), np.array(epss), np.array(Zs), np.array(ws))
 
@@ -417,8 +434,18 @@ def staged_scores(model: AdaBoost, X) -> np.ndarray:
     X = as_matrix(X, "X")
     if model.T == 0:
         return np.zeros((0, len(X)))
-    H = np.stack([stump_predict(s, X) for s in model.stumps])
-    return np.cumsum(model.alpha[:, None] * H, axis=0)
+    return np.cumsum(model.alpha[:, None] * _stump_votes(model, X, model.T), axis=0)
+
+
+def _stump_votes(model: AdaBoost, X: np.ndarray, t: int) -> np.ndarray:
+    """``h_s(x)`` of the first ``t`` stumps at the rows of ``X``, (t, m): every stump at once."""
+    stumps = model.stumps[:t]
+    feature = np.array([s.feature for s in stumps], dtype=int)
+    if feature.size and feature.max() >= X.shape[1]:
+        raise ValueError(f"X has {X.shape[1]} features but a stump splits feature {feature.max()}")
+    threshold = np.array([s.threshold for s in stumps])[:, None]
+    left, right = (np.array([getattr(s, side) for s in stumps])[:, None] for side in ("left", "right"))
+    return np.where(X[:, feature].T <= threshold, left, right)
 
 
 def _rounds(model, rounds):
@@ -432,8 +459,9 @@ def _rounds(model, rounds):
 
 def ensemble_scores(model: AdaBoost, X, rounds=None) -> np.ndarray:
     """``f(x) = sum_t alpha_t h_t(x)`` over the first ``rounds`` rounds (all by default), shape (m,)."""
+    X = as_matrix(X, "X")
     t = _rounds(model, rounds)
-    return staged_scores(model, X)[t - 1]
+    return model.alpha[:t] @ _stump_votes(model, X, t)
 
 
 def predict_adaboost(model: AdaBoost, X, rounds=None) -> np.ndarray:
