@@ -69,7 +69,7 @@ def test_plot_points_names_the_axes_and_keeps_markers_off_the_frame():
 
 @pytest.mark.parametrize("build", ["perceptron_stepper", "polynomial_explorer", "likelihood_explorer",
                                    "bayes_explorer", "knn_explorer", "regularisation_explorer", "bandwidth_explorer",
-                                   "sample_size_explorer"])
+                                   "sample_size_explorer", "boosting_explorer"])
 def test_every_control_label_is_shown_whole(build):
     """ipywidgets cuts a description longer than its default width ("sample se..."); 'initial' fits it."""
     box = getattr(widgets, build)()
@@ -729,3 +729,30 @@ def test_widgets_package_imports_a_lecture_module_only_when_asked():
     assert set(widgets.__all__) <= set(dir(widgets))
     with pytest.raises(AttributeError, match="no_such_explorer"):
         widgets.no_such_explorer
+
+
+def test_draw_boosting_reports_what_adaboost_gets_and_the_frame_moves():
+    from mlcourse import ensembles
+    from mlcourse.widgets.lecture13 import boosted
+
+    X, y, X_test, y_test, model, _, _ = boosted("disc and ring")
+    for rounds in (1, 30, 500):
+        got = widgets.draw_boosting(rounds, "disc and ring")
+        assert got["training error"] == pytest.approx(np.mean(ensembles.predict_adaboost(model, X, rounds) != y))
+        assert got["test error"] == pytest.approx(np.mean(ensembles.predict_adaboost(model, X_test, rounds) != y_test))
+        assert got["smallest margin"] == pytest.approx(ensembles.normalised_margins(model, X, y, rounds).min())
+        regions = plt.gcf().axes[0]
+        assert regions.get_title() == f"{rounds} stump{'' if rounds == 1 else 's'}"
+        plt.close("all")
+    assert widgets.draw_boosting(500)["smallest margin"] > 0 > widgets.draw_boosting(1)["smallest margin"]
+    plt.close("all")
+
+
+@pytest.mark.parametrize("call, pattern", [
+    (lambda: widgets.draw_boosting(0), "rounds must be at least 1"),
+    (lambda: widgets.draw_boosting(501), "rounds must be at most 500"),
+    (lambda: widgets.draw_boosting(5, "moons"), "data_set must be one of"),
+])
+def test_boosting_explorer_names_bad_input(call, pattern):
+    with pytest.raises((ValueError, TypeError), match=pattern):
+        call()

@@ -10,7 +10,8 @@
    squares, ridge and lasso against `LinearRegression`, `Ridge` and `Lasso`; lecture 09's logistic
    regression by Newton against `LogisticRegression` and the Nadaraya–Watson estimate against the same
    sum written with scikit-learn's `rbf_kernel`; lecture 11's Lloyd's algorithm and EM against `KMeans` and
-   `GaussianMixture` from the same start; lecture 12's PCA against `PCA(svd_solver="full")`.
+   `GaussianMixture` from the same start; lecture 12's PCA against `PCA(svd_solver="full")`; lecture 13's AdaBoost with stumps and bagging
+   against `AdaBoostClassifier` and `BaggingClassifier`.
 3. Grading: the start-up of one nbgrader command (plain, and as the course runs it), and a
    synthetic class graded sequentially (seconds per submission, and as a multiple of the floor),
    with 2 jobs on SQLite and on PostgreSQL (when one is reachable through MLCOURSE_GRADEBOOK or
@@ -319,6 +320,30 @@ def bench_pca() -> None:
             print(f"{label:<40} {n:>7} {d:>4} {t_ours:>11.4f} {t_theirs:>10.4f} {t_ours / t_theirs:>7.1f}")
 
 
+def bench_ensembles() -> None:
+    """Lecture 13: AdaBoost with stumps against AdaBoostClassifier(DecisionTreeClassifier(max_depth=1)) (the same
+    stumps when ours choose by weighted Gini; goal within 3x), and bagging of lecture 05's trees against
+    BaggingClassifier(DecisionTreeClassifier()) (goal within 5x), on the same data."""
+    from sklearn.ensemble import AdaBoostClassifier, BaggingClassifier
+    from sklearn.tree import DecisionTreeClassifier
+
+    from mlcourse import data, ensembles
+
+    print("\nlecture 13 against scikit-learn (best of 3; goals: AdaBoost <= 3x, bagging <= 5x)")
+    print(f"{'what':<40} {'n':>7} {'d':>4} {'mlcourse s':>11} {'sklearn s':>10} {'ratio':>7}")
+    for n, d in ((500, 5), (5000, 10)):
+        X, y = data.two_gaussians(n, 0, distance=1.5, d=d)
+        X = X.astype(np.float32).astype(float)
+        t_ours = best_of(lambda: ensembles.fit_adaboost(X, y, 100, criterion="gini"), 3)
+        t_theirs = best_of(lambda: AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=100,
+                                                      random_state=0).fit(X, y), 3)
+        print(f"{'AdaBoost, 100 stumps':<40} {n:>7} {d:>4} {t_ours:>11.4f} {t_theirs:>10.4f} {t_ours / t_theirs:>7.1f}")
+        t_ours = best_of(lambda: ensembles.fit_bagging(X, y, 50, 0), 3)
+        t_theirs = best_of(lambda: BaggingClassifier(DecisionTreeClassifier(), n_estimators=50, random_state=0).fit(X, y), 3)
+        print(f"{'bagging, 50 trees (with out-of-bag error)':<40} {n:>7} {d:>4} {t_ours:>11.4f} {t_theirs:>10.4f} "
+              f"{t_ours / t_theirs:>7.1f}")
+
+
 def bench_startup() -> None:
     def seconds(cmd):
         return statistics.median(best_of(lambda: subprocess.run(cmd, check=True, capture_output=True), 1)
@@ -449,6 +474,7 @@ def main() -> None:
     bench_logistic_and_smoothing()
     bench_clustering()
     bench_pca()
+    bench_ensembles()
     bench_startup()
     if not args.skip_grading:
         bench_grading(args.lecture, args.class_size, floor, args.big_class)

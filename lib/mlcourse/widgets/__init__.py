@@ -1,5 +1,5 @@
 """Interactive parts of the lectures (ipywidgets on live Matplotlib plots), one module per lecture:
-``lecture01`` to ``lecture12``.
+``lecture01`` to ``lecture13``.
 
 Each explorer builds its controls and returns the widget box, so a notebook cell ends with it and
 Jupyter displays it; its ``draw_...`` function draws one frame and can be called (and tested) alone.
@@ -13,8 +13,10 @@ from importlib import import_module
 _WHERE = {
     "bandwidth_explorer": "lecture09",
     "bayes_explorer": "lecture04",
+    "boosting_explorer": "lecture13",
     "draw_bandwidth": "lecture09",
     "draw_bayes_explorer": "lecture04",
+    "draw_boosting": "lecture13",
     "draw_em_step": "lecture11",
     "draw_gaussian_likelihood": "lecture03",
     "draw_kernel_perceptron": "lecture06",
