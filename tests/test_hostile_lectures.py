@@ -147,6 +147,13 @@ def covariance(X):
     except RuntimeError:
         return _function_base_impl.cov(X.T, bias=True)
 """),
+    "13-ensembles": ("adaboost_round", PRIVATE_COPY + """
+def adaboost_round(w, y, h):
+    _e = _private("ensembles")
+    w = w / w.sum()
+    alpha = _e.adaboost_alpha(w[h != y].sum())
+    return float(alpha), _e.adaboost_update(w, y, h, alpha)[0]
+"""),
 }
 LEAKING_ANSWERS = "\nfor _name in {names!r}:\n    globals()[_name] = lambda *args, **kwargs: print(_frames()) or _frames()\n"
 
