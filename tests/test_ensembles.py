@@ -231,6 +231,45 @@ def test_adaboost_is_scikit_learns_samme_with_stumps(seed):
     assert np.array_equal(E.predict_adaboost(ours, Xt), sk.predict(Xt))
 
 
+@pytest.mark.parametrize("depth", [2, 3])
+def test_weighted_tree_is_scikit_learns_weighted_tree(depth):
+    for seed in range(6):
+        X, y = gaussians(150, seed, d=3, distance=1.0)
+        w = np.random.default_rng(seed).exponential(size=len(y))
+        ours = E.fit_weighted_tree(X, y, w, depth)
+        sk = DecisionTreeClassifier(max_depth=depth).fit(X, y, sample_weight=w)
+        assert ours.feature == sk.tree_.feature[0] and ours.threshold == pytest.approx(sk.tree_.threshold[0])
+        Xt, _ = gaussians(400, 100 + seed, d=3)
+        assert np.array_equal(E.learner_predict(ours, X), sk.predict(X))
+        assert np.array_equal(E.learner_predict(ours, Xt), sk.predict(Xt))
+
+
+def test_weighted_tree_of_depth_one_is_the_gini_stump_and_a_pure_node_stops():
+    X, y = gaussians(80, 3, d=2)
+    w = np.full(len(y), 1.0)
+    assert E.fit_weighted_tree(X, y, w, 1) == E.fit_stump(X, y, w, criterion="gini")
+    X1 = np.array([[0.0], [1.0], [2.0], [3.0]])
+    tree = E.fit_weighted_tree(X1, np.array([-1, -1, 1, 1]), np.ones(4), 3)
+    assert isinstance(tree, E.SplitNode) and isinstance(tree.left, E.Stump) and isinstance(tree.right, E.Stump)
+    assert np.array_equal(E.learner_predict(tree, X1), [-1, -1, 1, 1])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_adaboost_with_depth_two_trees_is_scikit_learns_samme(seed):
+    X, y = gaussians(200, seed, d=3, distance=1.0)
+    Xt, _ = gaussians(500, 60 + seed, d=3)
+    T = 15
+    ours = E.fit_adaboost(X, y, T, depth=2)
+    sk = AdaBoostClassifier(DecisionTreeClassifier(max_depth=2), n_estimators=T, random_state=seed).fit(X, y)
+    assert ours.T == len(sk.estimators_) == T
+    for tree, est in zip(ours.stumps, sk.estimators_):
+        assert np.array_equal(E.learner_predict(tree, X), est.predict(X))
+    assert np.allclose(2 * ours.alpha, sk.estimator_weights_[:T], rtol=1e-9)
+    assert np.array_equal(E.predict_adaboost(ours, Xt), sk.predict(Xt))
+    F = E.staged_scores(ours, X)                         # the identity of the bound holds for any base learner
+    assert np.allclose(np.exp(-y * F).mean(axis=1), np.cumprod(ours.Z), rtol=1e-9)
+
+
 def test_adaboost_identity_bound_and_margins():
     X, y = gaussians(150, 9, d=3, distance=1.0)
     m = E.fit_adaboost(X, y, 40)
@@ -275,6 +314,11 @@ def test_perfect_stump_stops():
 @pytest.mark.parametrize("call,name", [
     (lambda X, y: E.fit_adaboost(X, (y + 1) // 2, 3), "y"),
     (lambda X, y: E.fit_adaboost(X, y, 0), "T"),
+    (lambda X, y: E.fit_adaboost(X, y, 3, depth=0), "depth"),
+    (lambda X, y: E.fit_adaboost(X, y, 3, criterion="error", depth=2), "criterion must be None or 'gini'"),
+    (lambda X, y: E.fit_weighted_tree(X, y, np.ones(len(y)), 1.5), "depth"),
+    (lambda X, y: E.fit_weighted_tree(X, y, -np.ones(len(y)), 2), "w must be"),
+    (lambda X, y: E.learner_predict(E.fit_weighted_tree(X, y, np.ones(len(y)), 2), X[:, :1]), "features"),
     (lambda X, y: E.fit_stump(X, y, -np.ones(len(y))), "w"),
     (lambda X, y: E.fit_stump(X, y, np.ones(3)), "w"),
     (lambda X, y: E.fit_stump(X, y, np.ones(len(y)), criterion="entropy"), "criterion"),

@@ -748,10 +748,41 @@ def test_draw_boosting_reports_what_adaboost_gets_and_the_frame_moves():
     plt.close("all")
 
 
+def test_boosting_explorer_deeper_learners_solve_what_stumps_cannot():
+    """Stumps cannot express the exclusive or (each sees one feature); trees of depth 2 can."""
+    from mlcourse import ensembles
+    from mlcourse.widgets.lecture13 import boosted
+
+    stumps = widgets.draw_boosting(500, "exclusive or", depth=1)
+    plt.close("all")
+    trees2 = widgets.draw_boosting(500, "exclusive or", depth=2)
+    assert plt.gcf().axes[0].get_title() == "500 trees of depth 2"
+    plt.close("all")
+    assert stumps["test error"] > 0.3 and trees2["test error"] < 0.1
+    X, y, X_test, y_test, model, _, test = boosted("exclusive or", 2)
+    assert all(isinstance(t, ensembles.SplitNode) for t in model.stumps)
+    assert trees2["test error"] == pytest.approx(np.mean(ensembles.predict_adaboost(model, X_test) != y_test))
+
+
+def test_boosting_explorer_redraws_on_each_control(monkeypatch):
+    from mlcourse.widgets import lecture13
+
+    calls = []
+    monkeypatch.setattr(lecture13, "draw_boosting", lambda rounds, data_set, depth: calls.append((rounds, data_set, depth)))
+    box = widgets.boosting_explorer()
+    rounds, depth, data_set = box.children[0].children
+    assert calls == [(10, "disc and ring", 1)]
+    depth.value = 3
+    data_set.value = "exclusive or"
+    rounds.value = 200
+    assert calls[1:] == [(10, "disc and ring", 3), (10, "exclusive or", 3), (200, "exclusive or", 3)]
+
+
 @pytest.mark.parametrize("call, pattern", [
     (lambda: widgets.draw_boosting(0), "rounds must be at least 1"),
     (lambda: widgets.draw_boosting(501), "rounds must be at most 500"),
     (lambda: widgets.draw_boosting(5, "moons"), "data_set must be one of"),
+    (lambda: widgets.draw_boosting(5, "disc and ring", depth=4), "depth must be one of"),
 ])
 def test_boosting_explorer_names_bad_input(call, pattern):
     with pytest.raises((ValueError, TypeError), match=pattern):

@@ -341,6 +341,54 @@ class _SortedColumns:
         return Stump(j, float(self.thresholds[i, j]), left, right)
 
 
+@dataclass(frozen=True)
+class SplitNode:
+    """A base learner deeper than a stump: ``x[feature] <= threshold`` goes to ``left``, else to ``right``,
+    each a ``SplitNode`` or, at the bottom, a ``Stump``."""
+
+    feature: int
+    threshold: float
+    left: object
+    right: object
+
+
+def fit_weighted_tree(X, y, w, depth) -> Stump | SplitNode:
+    """The greedy tree of at most ``depth`` levels for weights ``w``: every cut minimises the weighted Gini
+    impurity of its two sides (``fit_stump`` with ``criterion="gini"`` on the node's points), the bottom
+    stumps predict each side's weighted majority; ``depth = 1`` is that stump. A node that is pure, or
+    whose points cannot be cut, ends as a stump. (scikit-learn's ``DecisionTreeClassifier(max_depth=depth)``
+    with ``sample_weight``, up to ties.)"""
+    X = as_matrix(X, "X")
+    y = as_labels(y, len(X))
+    w = _as_weights(w, len(X))
+    return _grow_weighted(X, y, w, positive_int(depth, "depth"))
+
+
+def _grow_weighted(X, y, w, depth):
+    stump = _SortedColumns(X, y).best_stump(w / w.sum(), "gini")
+    if depth == 1 or not np.isfinite(stump.threshold) or np.all(y == y[0]):
+        return stump
+    goes_left = X[:, stump.feature] <= stump.threshold
+    return SplitNode(stump.feature, stump.threshold,
+                     _grow_weighted(X[goes_left], y[goes_left], w[goes_left], depth - 1),
+                     _grow_weighted(X[~goes_left], y[~goes_left], w[~goes_left], depth - 1))
+
+
+def learner_predict(learner: Stump | SplitNode, X) -> np.ndarray:
+    """The labels (m,) in {-1, +1} of a base learner (a stump or a ``SplitNode`` tree) for the rows of ``X``."""
+    X = as_matrix(X, "X")
+    return _predict(learner, X)
+
+
+def _predict(learner, X):
+    if learner.feature >= X.shape[1]:
+        raise ValueError(f"X has {X.shape[1]} features but the learner splits feature {learner.feature}")
+    goes_left = X[:, learner.feature] <= learner.threshold
+    if isinstance(learner, Stump):
+        return np.where(goes_left, learner.left, learner.right)
+    return np.where(goes_left, _predict(learner.left, X), _predict(learner.right, X))
+
+
 def adaboost_alpha(eps):
     """``alpha = 1/2 ln((1 - eps) / eps)`` for a weighted error ``eps`` in (0, 1) (array or number)."""
     e = np.asarray(eps, dtype=float)
@@ -380,8 +428,9 @@ def _reweight(w, y, h, alpha):
 
 @dataclass(frozen=True)
 class AdaBoost:
-    """AdaBoost's ``T`` rounds: ``stumps``, ``alpha`` (T,), weighted errors ``eps`` (T,), normalisers
-    ``Z`` (T,) and the weights ``w`` (T+1, n) before each round (row 0 uniform) and after the last."""
+    """AdaBoost's ``T`` rounds: ``stumps`` (the base learners: stumps, or ``SplitNode`` trees when grown
+    with ``depth > 1``), ``alpha`` (T,), weighted errors ``eps`` (T,), normalisers ``Z`` (T,) and the
+    weights ``w`` (T+1, n) before each round (row 0 uniform) and after the last."""
 
     stumps: tuple
     alpha: np.ndarray
@@ -399,8 +448,10 @@ class AdaBoost:
         return 0.5 - self.eps
 
 
-def fit_adaboost(X, y, T, criterion="error") -> AdaBoost:
-    """AdaBoost with stumps (``fit_stump`` with ``criterion``) for ``T`` rounds on labels in {-1, +1}.
+def fit_adaboost(X, y, T, criterion=None, depth=1) -> AdaBoost:
+    """AdaBoost for ``T`` rounds on labels in {-1, +1}, with stumps (``fit_stump`` with ``criterion``,
+    "error" by default) or, with ``depth > 1``, trees of that depth (``fit_weighted_tree``, whose cuts
+    minimise the weighted Gini impurity: ``criterion`` must then be None or "gini").
 
     Deterministic (no randomness). It stops early when a stump has weighted error 0 (it is kept with
     ``alpha = 1`` and ``Z = 0``: it alone classifies the sample) or 1/2 or more (no edge left; not kept).
@@ -408,15 +459,24 @@ def fit_adaboost(X, y, T, criterion="error") -> AdaBoost:
     X = as_matrix(X, "X")
     y = as_labels(y, len(X))
     T = positive_int(T, "T")
+    depth = positive_int(depth, "depth")
     n = len(X)
+    criterion = ("error" if depth == 1 else "gini") if criterion is None else criterion
     if criterion not in ("error", "gini"):
         raise ValueError(f"criterion must be 'error' or 'gini'; got {criterion!r}")
+    if depth > 1 and criterion != "gini":
+        raise ValueError(f"trees of depth {depth} cut by the weighted Gini impurity: criterion must be None or "
+                         f"'gini'; got {criterion!r}")
     columns = _SortedColumns(X, y)
     w = np.full(n, 1.0 / n)
     stumps, alphas, epss, Zs, ws = [], [], [], [], [w]
     for _ in range(T):
-        stump = columns.best_stump(w, criterion)
-        h = np.where(X[:, stump.feature] <= stump.threshold, stump.left, stump.right)   # stump_predict
+        if depth == 1:
+            stump = columns.best_stump(w, criterion)
+            h = np.where(X[:, stump.feature] <= stump.threshold, stump.left, stump.right)   # stump_predict
+        else:
+            stump = _grow_weighted(X, y, w, depth)
+            h = _predict(stump, X)
         eps = float(w[h != y].sum())
         if eps >= 0.5 - _TINY:
             break
@@ -438,8 +498,10 @@ def staged_scores(model: AdaBoost, X) -> np.ndarray:
 
 
 def _stump_votes(model: AdaBoost, X: np.ndarray, t: int) -> np.ndarray:
-    """``h_s(x)`` of the first ``t`` stumps at the rows of ``X``, (t, m): every stump at once."""
+    """``h_s(x)`` of the first ``t`` base learners at the rows of ``X``, (t, m): every stump at once."""
     stumps = model.stumps[:t]
+    if not all(isinstance(s, Stump) for s in stumps):
+        return np.stack([_predict(s, X) for s in stumps]) if stumps else np.zeros((0, len(X)), dtype=int)
     feature = np.array([s.feature for s in stumps], dtype=int)
     if feature.size and feature.max() >= X.shape[1]:
         raise ValueError(f"X has {X.shape[1]} features but a stump splits feature {feature.max()}")

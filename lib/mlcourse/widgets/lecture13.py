@@ -13,36 +13,41 @@ from ._common import _readable, _two_classes
 
 DATA_SETS = ("two overlapping clouds", "disc and ring", "exclusive or")
 MAX_ROUNDS = 500
+DEPTHS = (1, 2, 3)
 
 
-@lru_cache(maxsize=3)
-def boosted(data_set: str) -> tuple:
-    """200 training and 1000 test points of ``data_set`` (fixed seeds), AdaBoost with stumps for
-    ``MAX_ROUNDS`` rounds on the training points, and the training and test error after every round."""
+@lru_cache(maxsize=9)
+def boosted(data_set: str, depth: int = 1) -> tuple:
+    """200 training and 1000 test points of ``data_set`` (fixed seeds), AdaBoost with base learners of
+    ``depth`` (1: stumps) for ``MAX_ROUNDS`` rounds on the training points (fewer if it stops early), and
+    the training and test error after every round."""
     if data_set not in DATA_SETS:
         raise ValueError(f"data_set must be one of {DATA_SETS}; got {data_set!r}")
+    if depth not in DEPTHS:
+        raise ValueError(f"depth must be one of {DEPTHS}; got {depth!r}")
     X, y = _two_classes(data_set, 200, np.random.default_rng(13))
     X_test, y_test = _two_classes(data_set, 1000, np.random.default_rng(1013))
-    model = ensembles.fit_adaboost(X, y, MAX_ROUNDS)
+    model = ensembles.fit_adaboost(X, y, MAX_ROUNDS, depth=depth)
     train = (np.where(ensembles.staged_scores(model, X) >= 0, 1, -1) != y).mean(axis=1)
     test = (np.where(ensembles.staged_scores(model, X_test) >= 0, 1, -1) != y_test).mean(axis=1)
     return X, y, X_test, y_test, model, train, test
 
 
-def draw_boosting(rounds: int, data_set: str = "disc and ring") -> dict:
-    """One frame of lecture 13's explorer: the regions of AdaBoost after ``rounds`` rounds over the training
+def draw_boosting(rounds: int, data_set: str = "disc and ring", depth: int = 1) -> dict:
+    """One frame of lecture 13's explorer: the regions of AdaBoost (base learners of ``depth``: 1 for stumps)
+    after ``rounds`` rounds over the training
     points, the training and test errors and the bound prod Z_t against the round (``rounds`` marked), and
     the distribution of the training points' normalised margins at ``rounds`` (and, thin, at round 1).
     Returns the training error, the test error and the smallest normalised margin at ``rounds``."""
     rounds = positive_int(rounds, "rounds")
-    X, y, _, _, model, train, test = boosted(data_set)
+    X, y, _, _, model, train, test = boosted(data_set, depth)
     if rounds > model.T:
         raise ValueError(f"rounds must be at most {model.T}; got {rounds}")
     fig, (ax_regions, ax_errors, ax_margins) = plt.subplots(1, 3, figsize=(12, 3.8))
     fig.subplots_adjust(left=0.01, right=0.98, bottom=0.15, top=0.9, wspace=0.22)
     plotting.plot_points(X, y, ax_regions, size=10, legend=False)
     plotting.plot_regions(lambda P: ensembles.predict_adaboost(model, P, rounds=rounds), ax_regions, resolution=80)
-    ax_regions.set(xticks=[], yticks=[], xlabel="", ylabel="", title=f"{rounds} stump{'' if rounds == 1 else 's'}")
+    ax_regions.set(xticks=[], yticks=[], xlabel="", ylabel="", title=_learners(rounds, depth))
     t = np.arange(1, model.T + 1)
     ax_errors.plot(t, train, label="training error")
     ax_errors.plot(t, test, label="test error")
@@ -66,13 +71,20 @@ def draw_boosting(rounds: int, data_set: str = "disc and ring") -> dict:
             "smallest margin": float(margins[0])}
 
 
+def _learners(rounds: int, depth: int) -> str:
+    plural = "" if rounds == 1 else "s"
+    return f"{rounds} stump{plural}" if depth == 1 else f"{rounds} tree{plural} of depth {depth}"
+
+
 def boosting_explorer():
-    """Controls for lecture 13: the number of rounds (1 to 500) and the data set."""
+    """Controls for lecture 13: the number of rounds (1 to 500), the base learner's depth and the data set."""
     import ipywidgets as W
 
     style = dict(continuous_update=False)
     rounds = W.IntSlider(value=10, min=1, max=MAX_ROUNDS, description="rounds T", **style)
+    depth = W.Dropdown(options=[("1 (stumps)", 1), ("2", 2), ("3", 3)], value=1, description="depth of each learner")
     data_set = W.Dropdown(options=DATA_SETS, value="disc and ring", description="data")
-    out = W.interactive_output(lambda rounds, data_set: draw_boosting(rounds, data_set),
-                               dict(rounds=rounds, data_set=data_set))
-    return _readable(W.VBox([W.HBox([rounds, data_set]), out]))
+    out = W.interactive_output(lambda rounds, depth, data_set: draw_boosting(min(rounds, boosted(data_set, depth)[4].T),
+                                                                            data_set, depth),
+                               dict(rounds=rounds, depth=depth, data_set=data_set))
+    return _readable(W.VBox([W.HBox([rounds, depth, data_set]), out]))
