@@ -47,3 +47,15 @@ def test_environment_yml_uses_python_3_11_from_conda_forge():
     env = yaml.safe_load((ROOT / "environment.yml").read_text())
     assert env["channels"] == ["conda-forge"]
     assert "python=3.11" in env["dependencies"]
+
+
+def test_bench_names_an_unknown_lecture_before_timing_anything():
+    """`make bench` with a misspelt lecture used to time nothing and say nothing."""
+    import subprocess
+    import sys
+
+    for args in (["--notebooks-only", "01-risk"], ["--grading-only", "--lecture", "99-none"]):
+        done = subprocess.run([sys.executable, str(ROOT / "tools" / "bench.py"), *args], capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode != 0 and "unknown lecture(s)" in done.stderr and "01-learning-problem" in done.stderr
+        assert "floor" not in done.stdout

@@ -41,7 +41,6 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import course  # noqa: E402
-from course import lectures  # noqa: E402
 
 
 ROUNDS = 5      # a shared machine's speed can swing by half within a minute: three rounds left the ratio +-0.5
@@ -445,6 +444,8 @@ def main() -> None:
                         help="time only the solution notebooks (of these lectures, or all)")
     parser.add_argument("--grading-only", action="store_true", help="time only grading (part 3)")
     args = parser.parse_args()
+    notebooks = course.check_lectures(args.notebooks_only or [])   # an unknown name stops here, named
+    course.check_lectures([args.lecture])
     floor = floor_seconds()
     print(f"floor: fresh kernel importing numpy and matplotlib: {floor:.2f} s (median of 3)")
     if args.grading_only:
@@ -454,7 +455,7 @@ def main() -> None:
     print(f"each notebook: {ROUNDS} rounds of (the floor, then the notebook); medians of the seconds and of the ratios,")
     print("so that a machine whose speed drifts compares each run with a floor taken just before it")
     print(f"{'notebook':<52} {'seconds':>8} {'x floor':>8}")
-    for name in args.notebooks_only or lectures():
+    for name in notebooks:
         for path in sorted((ROOT / "solutions" / name).glob("*.ipynb")):
             rounds = []
             for _ in range(ROUNDS):
