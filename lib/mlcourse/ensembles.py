@@ -256,10 +256,7 @@ class Stump:
 
 def stump_predict(stump: Stump, X) -> np.ndarray:
     """The stump's labels (m,) in {-1, +1} for the rows of ``X``."""
-    X = as_matrix(X, "X")
-    if stump.feature >= X.shape[1]:
-        raise ValueError(f"X has {X.shape[1]} features but the stump splits feature {stump.feature}")
-    return np.where(X[:, stump.feature] <= stump.threshold, stump.left, stump.right)
+    return _predict(stump, as_matrix(X, "X"))
 
 
 def _as_weights(w, n, name="w"):
@@ -382,7 +379,8 @@ def learner_predict(learner: Stump | SplitNode, X) -> np.ndarray:
 
 def _predict(learner, X):
     if learner.feature >= X.shape[1]:
-        raise ValueError(f"X has {X.shape[1]} features but the learner splits feature {learner.feature}")
+        kind = "stump" if isinstance(learner, Stump) else "tree"
+        raise ValueError(f"X has {X.shape[1]} features but the {kind} splits feature {learner.feature}")
     goes_left = X[:, learner.feature] <= learner.threshold
     if isinstance(learner, Stump):
         return np.where(goes_left, learner.left, learner.right)
@@ -467,16 +465,12 @@ def fit_adaboost(X, y, T, criterion=None, depth=1) -> AdaBoost:
     if depth > 1 and criterion != "gini":
         raise ValueError(f"trees of depth {depth} cut by the weighted Gini impurity: criterion must be None or "
                          f"'gini'; got {criterion!r}")
-    columns = _SortedColumns(X, y)
+    columns = _SortedColumns(X, y) if depth == 1 else None   # stumps: each feature sorted once for all rounds
     w = np.full(n, 1.0 / n)
     stumps, alphas, epss, Zs, ws = [], [], [], [], [w]
     for _ in range(T):
-        if depth == 1:
-            stump = columns.best_stump(w, criterion)
-            h = np.where(X[:, stump.feature] <= stump.threshold, stump.left, stump.right)   # stump_predict
-        else:
-            stump = _grow_weighted(X, y, w, depth)
-            h = _predict(stump, X)
+        stump = columns.best_stump(w, criterion) if depth == 1 else _grow_weighted(X, y, w, depth)
+        h = _predict(stump, X)
         eps = float(w[h != y].sum())
         if eps >= 0.5 - _TINY:
             break

@@ -1,4 +1,5 @@
-"""Lecture 13: AdaBoost with stumps, round by round — the decision regions, the error curves and the margins."""
+"""Lecture 13: AdaBoost (with stumps or deeper trees), round by round — the decision regions, the error curves
+and the margins."""
 
 from __future__ import annotations
 
@@ -35,9 +36,8 @@ def boosted(data_set: str, depth: int = 1) -> tuple:
 
 def draw_boosting(rounds: int, data_set: str = "disc and ring", depth: int = 1) -> dict:
     """One frame of lecture 13's explorer: the regions of AdaBoost (base learners of ``depth``: 1 for stumps)
-    after ``rounds`` rounds over the training
-    points, the training and test errors and the bound prod Z_t against the round (``rounds`` marked), and
-    the distribution of the training points' normalised margins at ``rounds`` (and, thin, at round 1).
+    after ``rounds`` rounds over the training points, the training and test errors and the bound prod Z_t
+    against the round (``rounds`` marked), and the distribution of the training points' normalised margins at ``rounds`` (and, thin, at round 1).
     Returns the training error, the test error and the smallest normalised margin at ``rounds``."""
     rounds = positive_int(rounds, "rounds")
     X, y, _, _, model, train, test = boosted(data_set, depth)
