@@ -1,8 +1,8 @@
 """End to end grading in a scratch course: release, collect, autograde, export.
 
-Four students per lecture:
-- ``perfect`` hands in a copy of the solution notebook;
-- ``filled`` hands in the release with every answer filled in from the solution, as a student would;
+Three students per lecture:
+- ``filled`` hands in the release with every answer filled in from the solution, as a student would (the
+  solution notebook itself passing its tests is nbgrader's validate, in tests/test_notebooks.py);
 - ``untouched`` hands in the release as it was given;
 - ``one_wrong`` hands in the filled release with the first exercise left as the stub.
 """
@@ -30,7 +30,7 @@ from test_instructor_output import scripts, table
 # not root) the pipeline is still tested, unconfined; tests/test_adversarial.py needs the sandbox.
 SANDBOX = shutil.which("bwrap") is not None and os.geteuid() == 0
 
-STUDENTS = ("perfect", "filled", "untouched", "one_wrong")
+STUDENTS = ("filled", "untouched", "one_wrong")
 
 
 def first_exercise(nb):
@@ -55,7 +55,7 @@ def graded_course(tmp_path_factory):
             for cell, original in zip(wrong.cells, release.cells):
                 if nbgrader_meta(cell).get("grade_id") == wrong_id:
                     cell.source = original.source
-            for student, nb in zip(STUDENTS, (solution, filled, release, wrong)):
+            for student, nb in zip(STUDENTS, (filled, release, wrong)):
                 target = root / "submitted" / student / name / sol_path.name
                 target.parent.mkdir(parents=True, exist_ok=True)
                 nbformat.write(nb, target)
@@ -77,10 +77,8 @@ def code_scores(root, name):
 
 @pytest.mark.parametrize("name", LECTURES)
 def test_solutions_grade_to_full_marks(graded_course, name):
-    scores = code_scores(graded_course, name)
-    for student in ("perfect", "filled"):
-        score, top = scores[student]
-        assert top > 0 and score == top, f"{name}: {student} scored {score} of {top} autograded points"
+    score, top = code_scores(graded_course, name)["filled"]
+    assert top > 0 and score == top, f"{name}: the solution's answers scored {score} of {top} autograded points"
 
 
 @pytest.mark.parametrize("name", LECTURES)
@@ -122,7 +120,7 @@ def test_feedback_shows_the_tests_but_not_the_hidden_ones(graded_course, name):
     import html
 
     assert hidden_lines(name), f"{name} has no hidden test lines to look for"
-    for student in ("perfect", "one_wrong"):
+    for student in ("filled", "one_wrong"):
         pages = list((graded_course / "feedback" / student / name).glob("*.html"))
         assert pages, f"no feedback for {student}/{name}"
         text = html.unescape(re.sub(r"<[^>]+>", "", pages[0].read_text()))
@@ -137,8 +135,8 @@ def test_the_autograde_table_splits_autograded_and_hand_graded_points(graded_cou
     hand = sum(nbgrader_meta(c)["points"] for c in solution.cells
                if nbgrader_meta(c).get("grade") and c.cell_type == "markdown")
     assert hand > 0, f"{name} has no written answers"
-    _, top = code_scores(graded_course, name)["perfect"]
-    row = table((graded_course / "autograde.out").read_text())[f"perfect/{name}"]
+    _, top = code_scores(graded_course, name)["filled"]
+    row = table((graded_course / "autograde.out").read_text())[f"filled/{name}"]
     assert (row["autograded"], row["by hand"]) == (f"{top:g}/{top:g}", f"{hand:g} to grade"), row
 
 
