@@ -35,7 +35,7 @@ EXCHANGE ?= /srv/nbgrader/exchange
 # make student-copy DEST=../ml-course-students   (FORCE=1 replaces the copy's own parts there, keeps the rest: .git...)
 DEST ?=
 
-.PHONY: setup lab test execute release collect hub-release hub-collect autograde formgrader feedback export similarity bench student-copy clean
+.PHONY: setup lab test execute release collect hub-release hub-collect autograde formgrader feedback export similarity bench student-copy site clean
 
 setup: $(STAMP)
 
@@ -45,7 +45,7 @@ $(STAMP): pyproject.toml tools/course.py
 	@echo "[1/4] updating pip"
 	@$(BIN)/python -m pip install --quiet --upgrade pip
 	@echo "[2/4] installing the course's pinned packages (each is named as it comes)"
-	@$(BIN)/python -m pip install --progress-bar off -e ".[test,instructor]" | awk '/^(Collecting|Successfully)/ {print "      " $$0; fflush()} /^Installing collected packages/ {n = split($$0, names, ","); print "      installing " n " packages: the longest step, a minute or two, silent"; fflush()}'
+	@$(BIN)/python -m pip install --progress-bar off -e ".[test,instructor,site]" | awk '/^(Collecting|Successfully)/ {print "      " $$0; fflush()} /^Installing collected packages/ {n = split($$0, names, ","); print "      installing " n " packages: the longest step, a minute or two, silent"; fflush()}'
 	@echo "[3/4] registering the Jupyter kernel 'Python 3 (ML course)'"
 	@$(BIN)/python -m ipykernel install --sys-prefix --name mlcourse --display-name "Python 3 (ML course)" >/dev/null
 	@echo "[4/4] registering the grading sandbox's kernel (instructors)"
@@ -125,6 +125,11 @@ bench: $(STAMP)
 student-copy: $(STAMP)
 	@test -n "$(DEST)" || { echo "make student-copy needs DEST=<an empty folder outside this repository>"; exit 2; }
 	$(BIN)/python tools/student_copy.py "$(DEST)" $(if $(FORCE),--force)
+
+# The course's website, from the committed release and the solutions' demo outputs: build/site/ (site.toml
+# sets its title and launch links). Open build/site/index.html, or publish the folder (docs/instructors.md).
+site: $(STAMP)
+	$(BIN)/python tools/website.py
 
 clean:
 	rm -rf .pytest_cache .hypothesis build

@@ -144,6 +144,22 @@ def lectures_table(root: Path = ROOT) -> str:
     return "\n".join(rows)
 
 
+def launch_section(root: Path = ROOT) -> str:
+    """The students' README's lines on running the course without installing it: the launch links of the
+    course's website (site.toml), or nothing when it names none."""
+    import website
+
+    found = website.settings(root / "site.toml")
+    links = website.launch_links(found)
+    if not links:
+        return ""
+    where = " or ".join(f"[{label}]({url})" for label, url in links)
+    site = f" The lectures can also be read, with their figures, on [the course's website]({found['site_url']})." \
+        if found.get("site_url") else ""
+    return (f"**Nothing to install:** open the course on {where}; your work is kept there (on Binder only until "
+            f"the session ends: download your notebooks before you close it).{site}\n")
+
+
 def check_destination(dest: Path, force: bool, repository: Path = ROOT) -> None:
     if dest == repository or dest in repository.parents or repository in dest.parents:
         raise SystemExit(f"DEST={dest} is this repository or holds it or lies inside it; choose a folder outside it")
@@ -171,7 +187,8 @@ def make_copy(dest: Path, force: bool = False, repository: Path = ROOT) -> Sourc
         # Everything generated is made before DEST is touched, so a failure leaves DEST as it was.
         templates = root / TEMPLATES.relative_to(ROOT)
         generated = {"pyproject.toml": pyproject(root), "environment.yml": environment_yml(root),
-                     "README.md": (templates / "README.md").read_text().replace("{lectures}", lectures_table(root))}
+                     "README.md": (templates / "README.md").read_text().replace("{lectures}", lectures_table(root))
+                                                                    .replace("{launch}", launch_section(root))}
         dest.mkdir(parents=True, exist_ok=True)
         for part in OWNED:
             _remove(dest / part)
