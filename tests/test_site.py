@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import html.parser
 import http.server
-import json
 import re
 import socketserver
 import threading

@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import argparse
 import ast
-import re
 import copy
-import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -309,20 +308,20 @@ def toc(names: list[str]) -> str:
                        f"chapters: {_yaml(chapters)}"]) + "\n"
 
 
-def intro(found: dict, names: list[str]) -> str:
+def intro(found: dict) -> str:
     """The home page: what the course is, its lectures, and how to run them."""
     from student_copy import lectures_table
 
-    run = ["Each lecture is a notebook: read it here, or run it (the launch button at the top of a lecture opens it"]
-    if found.get("binderhub_url"):
-        run.append("on Binder, nothing to install")
-    if found.get("jupyterhub_url"):
-        run.append("on your course's JupyterHub")
+    places = (["on Binder (nothing to install)"] if found.get("binderhub_url") else []) + \
+        (["on your course's JupyterHub"] if found.get("jupyterhub_url") else [])
+    run = "Each lecture is a notebook: read it here, or run it"
+    run += (f": the launch button (the rocket) at the top of a lecture opens it {' or '.join(places)}." if places
+            else " in Jupyter.")
     lines = [f"# {found['title']}", "",
              "An open course in Jupyter notebooks: the theory of learning with code you can run and check. Every",
              "lecture has demos, numerical *proof checks* of each theorem it states, an interactive explorer and",
              "exercises that test themselves.", "",
-             ", ".join(run) + "). Or work on your own machine with the students' copy of the course "
+             run + " Or work on your own machine with the students' copy of the course "
              f"([{found['repository_url']}]({found['repository_url']})): `make lab` sets it up and opens it.", "",
              lectures_table(), "",
              "The symbols of every lecture are in one table: [the notation](notebooks/NOTATION.md).", ""]
@@ -351,7 +350,7 @@ def write_source(target: Path, found: dict, root: Path = ROOT) -> list[str]:
     shutil.copy(root / "notebooks" / "NOTATION.md", target / "notebooks" / "NOTATION.md")
     (target / "_config.yml").write_text(config(found))
     (target / "_toc.yml").write_text(toc(names))
-    (target / "intro.md").write_text(intro(found, names))
+    (target / "intro.md").write_text(intro(found))
     (target / "favicon.svg").write_text(FAVICON)
     return names
 
