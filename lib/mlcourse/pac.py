@@ -365,8 +365,9 @@ def majority_error(m, gamma) -> np.ndarray:
     Computed for every ``m`` at once from the identity ``beta(2J - 1) = beta(2J) = gamma sum_{j >= J} C(2j, j)
     (1/4 - gamma^2)^j``: two more flips after ``2J - 1`` change the majority only from a margin of one, which gives
     ``beta(2J + 1) = beta(2J - 1) - gamma C(2J, J) (1/4 - gamma^2)^J``, and ``beta`` tends to ``0`` (at ``m = 0``
-    the sum is ``1/(2 gamma)`` by ``sum_j C(2j, j) x^j = (1 - 4x)^(-1/2)``). The terms are summed from the
-    smallest, far enough that the rest is below ``1e-20`` of the sum.
+    the sum is ``1/(2 gamma)`` by ``sum_j C(2j, j) x^j = (1 - 4x)^(-1/2)``). Where ``beta >= 1e-3`` it is ``1/2`` minus
+    the first terms (no cancellation worth the name); below, the tail is summed from its smallest terms, far enough
+    that the rest is below ``e^-50`` of it.
 
     Parameters
     ----------
@@ -391,11 +392,26 @@ def majority_error(m, gamma) -> np.ndarray:
     if gamma == 0.5:                                            # the labels tell s for sure: only m = 0 errs
         return np.where(m_array == 0, 0.5, 0.0)[()]
     decay = -math.log1p(-4 * gamma * gamma)                     # ln of the ratio of terms tends to -decay
-    count = top + int(math.ceil(50 / decay)) + 2
-    j = np.arange(count)
-    log_terms = -j * decay + np.concatenate(([0.0], np.cumsum(np.log1p(-0.5 / j[1:]))))   # ln(C(2j, j) 4^-j (1 - 4 gamma^2)^j)
-    tails = np.cumsum(np.exp(log_terms)[::-1])[::-1]
-    return (gamma * tails[first])[()]
+
+    def terms(start, stop):                                     # C(2j, j) (1/4 - gamma^2)^j for start <= j < stop
+        j = np.arange(max(start, 1), stop)
+        logs = -j * decay + np.cumsum(np.log1p(-0.5 / j))       # the ratio of neighbours is (1 - 1/(2j)) e^-decay
+        if start > 1:                                           # anchored at j = start
+            logs += start * decay - np.log1p(-0.5 / start) + _log_central(start, decay)
+        return np.concatenate(([1.0] if start == 0 else [], np.exp(logs)))
+
+    beta = 0.5 - gamma * np.concatenate(([0.0], np.cumsum(terms(0, top))))          # beta at J = 0, ..., top
+    small = np.flatnonzero(beta < 1e-3)
+    if small.size:                                              # where 1/2 - (the first terms) would cancel
+        start = int(small[0])
+        tail = np.cumsum(terms(start, top + int(math.ceil(50 / decay)) + 2)[::-1])[::-1]
+        beta[start:] = gamma * tail[:top + 1 - start]
+    return beta[first][()]
+
+
+def _log_central(j: int, decay: float) -> float:
+    """``ln(C(2j, j) 4^-j (1 - 4 gamma^2)^j)``, with ``decay = -ln(1 - 4 gamma^2)``, by ``math.lgamma``."""
+    return math.lgamma(2 * j + 1) - 2 * math.lgamma(j + 1) - j * math.log(4) - j * decay
 
 
 # --------------------------------------------------------------------------- half-spaces in R^d: Radon's theorem
