@@ -357,7 +357,8 @@ def test_histogram_erm_by_trying_every_classifier():
     eta = np.array([0.9, 0.3, 0.5, 0.05])
     n, repetitions, seed = 13, 50, 3
     runs = pac.histogram_erm(n, eta, repetitions, seed)
-    counts = np.random.default_rng(seed).multinomial(n, np.concatenate([eta, 1 - eta]) / 4, size=repetitions)
+    positives, negatives = pac._histogram_counts(n, eta, repetitions, np.random.default_rng(seed))
+    counts = np.hstack([positives, negatives])
     for k in range(3):
         width = 4 >> k
         members = [np.repeat(np.array(labels) * 2 - 1, width) for labels in np.ndindex(*(2,) * 2**k)]
@@ -370,6 +371,22 @@ def test_histogram_erm_by_trying_every_classifier():
             cells_plus = pos.reshape(-1, width).sum(axis=1) >= neg.reshape(-1, width).sum(axis=1)
             erm = np.repeat(np.where(cells_plus, 1, -1), width)
             assert math.isclose(runs.risk[r, k], np.sum(np.where(erm > 0, 1 - eta, eta)) / 4, abs_tol=1e-12)
+
+
+def test_histogram_counts_are_multinomial():
+    """The counts per cell and label, drawn by binomial splits, have the multinomial law: their means and
+    covariances over many samples match n p_c and n (diag(p) - p p^T) within a few standard errors."""
+    eta = np.array([0.9, 0.3, 0.5, 0.05, 0.7, 0.2, 0.6, 0.4])
+    n, repetitions = 50, 40_000
+    positives, negatives = pac._histogram_counts(n, eta, repetitions, np.random.default_rng(9))
+    counts = np.hstack([positives, negatives])
+    assert (counts.sum(axis=1) == n).all()
+    p = np.concatenate([eta, 1 - eta]) / 8
+    mean_error = (counts.mean(axis=0) - n * p) / np.sqrt(n * p * (1 - p) / repetitions)
+    assert np.abs(mean_error).max() < 5
+    covariance = np.cov(counts, rowvar=False)
+    expected = n * (np.diag(p) - np.outer(p, p))
+    assert np.abs(covariance - expected).max() < 0.05 * n * p.max()
 
 
 def test_histogram_erm_names_bad_input():

@@ -547,17 +547,15 @@ def histogram_erm(n, eta, repetitions=1000, seed=0) -> HistogramRuns:
     if eta.ndim != 1 or cells & (cells - 1) or np.any((eta < 0) | (eta > 1)):
         raise ValueError(f"eta must be a 1-d array of probabilities whose length is a power of 2; got shape {eta.shape}")
     levels = cells.bit_length() - 1
-    rng = np.random.default_rng(seed)
-    counts = rng.multinomial(n, np.concatenate([eta, 1 - eta]) / cells, size=repetitions)
-    positives, negatives = counts[:, :cells], counts[:, cells:]
+    positives, negatives = _histogram_counts(n, eta, repetitions, np.random.default_rng(seed))
     empirical, risk, deviation = (np.empty((repetitions, levels + 1)) for _ in range(3))
     best = np.empty(levels + 1)
-    for k in range(levels + 1):
-        width = cells >> k
-        plus = positives.reshape(repetitions, -1, width).sum(axis=2)
-        minus = negatives.reshape(repetitions, -1, width).sum(axis=2)
-        mass_plus = eta.reshape(-1, width).sum(axis=1) / cells          # P(x in the cell, y = +1)
-        mass_minus = (1 - eta).reshape(-1, width).sum(axis=1) / cells
+    plus, minus = positives, negatives
+    mass_plus, mass_minus = eta / cells, (1 - eta) / cells              # P(x in the cell, y = +1), and y = -1
+    for k in range(levels, -1, -1):                                     # from the finest cells, merging neighbours
+        if k < levels:
+            plus, minus = (a.reshape(repetitions, -1, 2).sum(axis=2) for a in (plus, minus))
+            mass_plus, mass_minus = (a.reshape(-1, 2).sum(axis=1) for a in (mass_plus, mass_minus))
         says_plus = plus >= minus
         empirical[:, k] = np.where(says_plus, minus, plus).sum(axis=1) / n
         risk[:, k] = np.where(says_plus, mass_minus, mass_plus).sum(axis=1)
@@ -565,3 +563,16 @@ def histogram_erm(n, eta, repetitions=1000, seed=0) -> HistogramRuns:
         deviation[:, k] = np.maximum(np.maximum(if_plus, if_minus).sum(axis=1), -np.minimum(if_plus, if_minus).sum(axis=1))
         best[k] = np.minimum(mass_plus, mass_minus).sum()
     return HistogramRuns(empirical, risk, deviation, best)
+
+
+def _histogram_counts(n, eta, repetitions, rng):
+    """The counts of label +1 and of label -1 in each cell, for ``repetitions`` samples of ``n`` examples: a
+    multinomial draw, made by splitting each count between the two halves of its cell with a binomial draw
+    (the left half gets each example with probability 1/2), level by level, then between the labels with
+    probability ``eta``. Vectorised over the samples (NumPy's multinomial loops over them)."""
+    counts = np.full((repetitions, 1), n)
+    while counts.shape[1] < eta.size:
+        left = rng.binomial(counts, 0.5)
+        counts = np.stack([left, counts - left], axis=2).reshape(repetitions, -1)
+    positives = rng.binomial(counts, eta)
+    return positives, counts - positives
