@@ -218,3 +218,179 @@ def test_uniform_deviation_of_thresholds_by_a_plain_loop():
         expected = [max(abs(np.mean((a >= t) != b) - (noise + (1 - 2 * noise) * abs(t - truth))) for t in grid)
                     for a, b in zip(x, y)]
         np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
+
+
+# --------------------------------------------------------------------------- binomial probabilities, two coins
+
+@pytest.mark.parametrize("n, p", [(0, 0.3), (1, 0.5), (7, 0.0), (7, 1.0), (40, 0.01), (1000, 0.5), (3000, 0.9),
+                                  (60_000, 0.37), (200_000, 0.5)])
+def test_binomial_probabilities_agree_with_scipy(n, p):
+    from scipy import stats
+
+    pmf = pac.binomial_pmf(n, p)
+    expected = stats.binom.pmf(np.arange(n + 1), n, p)
+    assert pmf.shape == (n + 1,)
+    shown = expected > 1e-290                                # (below, both underflow in their own ways)
+    np.testing.assert_allclose(pmf[shown], expected[shown], rtol=5e-9)
+    k = np.unique(np.concatenate([np.arange(-2, min(n, 60) + 3), np.linspace(-1, n + 1, 50).round(), [n / 2 + 0.5]]))
+    for ours, theirs in ((pac.binomial_cdf, stats.binom.cdf), (pac.binomial_sf, stats.binom.sf)):
+        got, want = ours(k, n, p), theirs(k, n, p)
+        shown = want > 1e-290
+        np.testing.assert_allclose(got[shown], want[shown], rtol=5e-9, atol=0)
+        assert np.all(got[~shown] <= 1e-280)
+
+
+def test_binomial_tails_broadcast_as_scipy_does():
+    from scipy import stats
+
+    k, n, p = np.arange(12)[:, None], np.array([[5, 10, 11]]), np.array([[0.2], [0.5], [0.7]] * 4)
+    np.testing.assert_allclose(pac.binomial_cdf(k, n, p), stats.binom.cdf(k, n, p), rtol=1e-12, atol=1e-300)
+    np.testing.assert_allclose(pac.binomial_sf(k, n, p), stats.binom.sf(k, n, p), rtol=1e-12, atol=1e-300)
+    assert isinstance(pac.binomial_sf(3, 10, 0.5), float)
+
+
+@pytest.mark.parametrize("gamma", [0.005, 0.05, 0.2, 0.45, 0.5])
+def test_majority_error_is_the_binomial_sum(gamma):
+    """beta(m) = P(K < m/2) + P(K = m/2)/2, K ~ Binomial(m, 1/2 + gamma), by SciPy, for every m up to 300 and a few
+    large ones; and it is the Bayes error, the average error of the best rule, found by trying every rule on small m."""
+    from scipy import stats
+
+    m = np.concatenate([np.arange(301), [1000, 4001, 20_000]])
+    a = 0.5 + gamma
+    expected = stats.binom.cdf(np.ceil(m / 2) - 1, m, a) + np.where(m % 2 == 0, stats.binom.pmf(m // 2, m, a) / 2, 0.0)
+    got = pac.majority_error(m, gamma)
+    shown = expected > 1e-280
+    np.testing.assert_allclose(got[shown], expected[shown], rtol=1e-9, atol=0)
+    assert np.all(np.diff(got) <= 1e-15)                       # more flips never hurt the best rule
+    for flips in range(0, 6):                                   # the Bayes error: the best of all 2^(2^m) rules on counts
+        k = np.arange(flips + 1)
+        plus, minus = stats.binom.pmf(k, flips, a), stats.binom.pmf(k, flips, 1 - a)
+        assert math.isclose(pac.majority_error(flips, gamma), 0.5 * np.minimum(plus, minus).sum(), rel_tol=1e-12)
+
+
+def test_majority_error_names_bad_input():
+    with pytest.raises(ValueError, match="gamma must be a number in \\(0, 1/2\\]"):
+        pac.majority_error(3, 0.0)
+    with pytest.raises(ValueError, match="m must hold whole numbers >= 0"):
+        pac.majority_error(2.5, 0.1)
+    with pytest.raises(ValueError, match="n must be an integer >= 0"):
+        pac.binomial_pmf(-1, 0.5)
+    with pytest.raises(ValueError, match="p must be a probability"):
+        pac.binomial_pmf(3, 1.5)
+    with pytest.raises(ValueError, match="n must hold whole numbers"):
+        pac.binomial_cdf(1, 2.5, 0.5)
+
+
+# --------------------------------------------------------------------------- half-spaces in R^d, Radon
+
+def _lp_separable(X, labels, bias=True):
+    from mlcourse.perceptron import add_bias, is_linearly_separable
+
+    return is_linearly_separable(add_bias(X) if bias else X, labels).separable
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 4])
+def test_halfspaces_in_d_dimensions_by_linear_programming(d):
+    """Lecture 02's LP: every labeling of 0 and the unit vectors (and of random d + 1 points) is separable; of d + 2
+    random points exactly 2^(d+2) - 2 are, the two others being the Radon labeling and its negation. The verdicts
+    and witnesses of pac.halfspace_verdicts agree labeling by labeling, with the bias and without it."""
+    rng = np.random.default_rng(40 + d)
+    simplex = np.vstack([np.zeros(d), np.eye(d)])
+    for X in (simplex, rng.standard_normal((d + 1, d)) * 10 ** rng.uniform(-2, 2, d)):
+        verdicts = pac.halfspace_verdicts(X)
+        assert verdicts.separable.all() and len(verdicts.labelings) == 2 ** (d + 1)
+        assert all(_lp_separable(X, y) for y in verdicts.labelings)
+        margins = verdicts.labelings * (verdicts.weights @ np.hstack([np.ones((d + 1, 1)), X]).T)
+        assert (margins > 0).all()
+    for _ in range(3):
+        X = rng.standard_normal((d + 2, d)) * 10 ** rng.uniform(-2, 2, d) + rng.standard_normal(d)
+        radon = pac.radon_labeling(X)
+        assert radon[-1] == -1 and not _lp_separable(X, radon) and not _lp_separable(X, -radon)
+        verdicts = pac.halfspace_verdicts(X)
+        by_lp = np.array([_lp_separable(X, y) for y in verdicts.labelings])
+        np.testing.assert_array_equal(verdicts.separable, by_lp)
+        assert by_lp.sum() == 2 ** (d + 2) - 2
+        impossible = verdicts.labelings[~by_lp]
+        assert {tuple(row) for row in impossible} == {tuple(radon), tuple(-radon)}
+        Z = np.hstack([np.ones((d + 2, 1)), X])
+        assert np.linalg.norm(verdicts.dependence @ Z) <= 1e-9 * np.abs(verdicts.dependence) @ np.linalg.norm(Z, axis=1)
+        for bias_free in (X[:d + 1],):                       # through the origin: d + 1 points are never shattered
+            verdicts = pac.halfspace_verdicts(bias_free, bias=False)
+            by_lp = np.array([_lp_separable(bias_free, y, bias=False) for y in verdicts.labelings])
+            np.testing.assert_array_equal(verdicts.separable, by_lp)
+            assert not by_lp.all()
+
+
+def test_halfspace_verdicts_with_an_exact_dependence():
+    """Three points on a line and a fourth: the middle one apart from the ends is impossible, whatever the fourth."""
+    X = np.array([[0.0, 0], [1, 1], [2, 2], [0, 3]])
+    verdicts = pac.halfspace_verdicts(X)
+    by_lp = np.array([_lp_separable(X, y) for y in verdicts.labelings])
+    np.testing.assert_array_equal(verdicts.separable, by_lp)
+    assert (~by_lp).sum() == 4 and verdicts.dependence[3] == 0
+
+
+def test_radon_labeling_on_known_sets():
+    assert pac.radon_labeling([[0.0], [2.0], [1.0]]).tolist() == [1, 1, -1]
+    assert pac.radon_labeling([[0.0, 0], [1, 1], [1, 0], [0, 1]]).tolist() == [1, 1, -1, -1]      # a square's diagonals
+    assert pac.radon_labeling([[0.0, 0], [4, 0], [0, 4], [1, 1]]).tolist() == [1, 1, 1, -1]       # a point in a triangle
+    assert pac.radon_labeling([[1.0, 1], [0, 0], [4, 0], [0, 4]]).tolist() == [1, -1, -1, -1]    # the inside point first
+
+
+@pytest.mark.parametrize("call, pattern", [
+    (lambda: pac.radon_labeling(np.zeros((3, 2))), "shape \\(d \\+ 2, d\\)"),
+    (lambda: pac.radon_labeling([[0.0, 0], [1, 1], [2, 2], [0, 3]]), "general position"),
+    (lambda: pac.radon_labeling([[0.0, 0], [1, 0], [0, 1], [0, 0.5]]), "general position"),
+    (lambda: pac.halfspace_verdicts(np.zeros((5, 2))), "at most 4 points"),
+    (lambda: pac.halfspace_verdicts([[0.0, 0], [1, 1], [2, 2]]), "general position"),
+])
+def test_radon_and_verdicts_name_bad_input(call, pattern):
+    with pytest.raises(ValueError, match=pattern):
+        call()
+
+
+# --------------------------------------------------------------------------- structural risk minimisation
+
+def test_histogram_erm_by_trying_every_classifier():
+    """On 4 cells, every member of H_0, H_1, H_2 (2, 4 and 16 classifiers) tried on the same counts: ERM's training
+    error and risk (ties to +1), Delta_k and the best risk, against the function's."""
+    eta = np.array([0.9, 0.3, 0.5, 0.05])
+    n, repetitions, seed = 13, 50, 3
+    runs = pac.histogram_erm(n, eta, repetitions, seed)
+    positives, negatives = pac._histogram_counts(n, eta, repetitions, np.random.default_rng(seed))
+    counts = np.hstack([positives, negatives])
+    for k in range(3):
+        width = 4 >> k
+        members = [np.repeat(np.array(labels) * 2 - 1, width) for labels in np.ndindex(*(2,) * 2**k)]
+        risks = np.array([np.sum(np.where(h > 0, 1 - eta, eta)) / 4 for h in members])
+        assert math.isclose(runs.best[k], risks.min())
+        for r, (pos, neg) in enumerate(zip(counts[:, :4], counts[:, 4:])):
+            empirical = np.array([np.sum(np.where(h > 0, neg, pos)) / n for h in members])
+            assert math.isclose(runs.empirical[r, k], empirical.min(), abs_tol=1e-12)
+            assert math.isclose(runs.deviation[r, k], np.abs(empirical - risks).max(), abs_tol=1e-12)
+            cells_plus = pos.reshape(-1, width).sum(axis=1) >= neg.reshape(-1, width).sum(axis=1)
+            erm = np.repeat(np.where(cells_plus, 1, -1), width)
+            assert math.isclose(runs.risk[r, k], np.sum(np.where(erm > 0, 1 - eta, eta)) / 4, abs_tol=1e-12)
+
+
+def test_histogram_counts_are_multinomial():
+    """The counts per cell and label, drawn by binomial splits, have the multinomial law: their means and
+    covariances over many samples match n p_c and n (diag(p) - p p^T) within a few standard errors."""
+    eta = np.array([0.9, 0.3, 0.5, 0.05, 0.7, 0.2, 0.6, 0.4])
+    n, repetitions = 50, 40_000
+    positives, negatives = pac._histogram_counts(n, eta, repetitions, np.random.default_rng(9))
+    counts = np.hstack([positives, negatives])
+    assert (counts.sum(axis=1) == n).all()
+    p = np.concatenate([eta, 1 - eta]) / 8
+    mean_error = (counts.mean(axis=0) - n * p) / np.sqrt(n * p * (1 - p) / repetitions)
+    assert np.abs(mean_error).max() < 5
+    covariance = np.cov(counts, rowvar=False)
+    expected = n * (np.diag(p) - np.outer(p, p))
+    assert np.abs(covariance - expected).max() < 0.05 * n * p.max()
+
+
+def test_histogram_erm_names_bad_input():
+    with pytest.raises(ValueError, match="power of 2"):
+        pac.histogram_erm(10, np.full(3, 0.5))
+    with pytest.raises(ValueError, match="n must be at least 1"):
+        pac.histogram_erm(0, np.full(4, 0.5))

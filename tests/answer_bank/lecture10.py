@@ -228,4 +228,55 @@ BANK = {
                 "    return np.array(kept, dtype=int).reshape(len(kept), n)\n"),
         },
     },
+    "radon_labeling": {
+        "wrong": {
+            "a linear dependence: the row of ones (sum of alpha = 1) forgotten": (
+                "def radon_labeling(X):\n"
+                "    alpha = np.linalg.lstsq(X[:-1].T, X[-1], rcond=None)[0]\n"
+                "    return np.append(np.where(alpha > 0, 1, -1), -1)\n"),
+            "the last point labelled +1, as if lambda = (alpha, +1)": (
+                "def radon_labeling(X):\n"
+                "    d = X.shape[1]\n"
+                "    alpha = np.linalg.solve(np.vstack([X[:-1].T, np.ones(d + 1)]), np.append(X[-1], 1.0))\n"
+                "    return np.append(np.where(alpha > 0, 1, -1), 1)\n"),
+            "the signs of alpha swapped (+1 where alpha < 0), the last point still -1": (
+                "def radon_labeling(X):\n"
+                "    d = X.shape[1]\n"
+                "    alpha = np.linalg.solve(np.vstack([X[:-1].T, np.ones(d + 1)]), np.append(X[-1], 1.0))\n"
+                "    return np.append(np.where(alpha < 0, 1, -1), -1)\n"),
+            "alternating labels, the square's diagonals taken for the rule": (
+                "def radon_labeling(X):\n"
+                "    n = len(X)\n"
+                "    return np.where(np.arange(n) % 2 == (n - 1) % 2, -1, 1)\n"),
+            "the corners of the convex hull +1 and the points inside it -1 (right only when a point is inside)": (
+                "def radon_labeling(X):\n"
+                "    Z = add_bias(X)\n"
+                "    labels = np.ones(len(X), dtype=int)\n"
+                "    for i in range(len(X)):\n"
+                "        alone = -np.ones(len(X))\n"
+                "        alone[i] = 1\n"
+                "        if not is_linearly_separable(Z, alone).separable:\n"
+                "            labels[i] = -1\n"
+                "    return labels if labels[-1] == -1 else -labels\n"),
+            "the library's twin pac.radon_labeling": (
+                "def radon_labeling(X):\n"
+                "    return pac.radon_labeling(X)\n"),
+        },
+        "right": {
+            "the dependence as the last right singular vector of the lifted points, oriented by the last entry": (
+                "def radon_labeling(X):\n"
+                "    lifted = np.vstack([X.T, np.ones(len(X))])\n"
+                "    lam = np.linalg.svd(lifted)[2][-1]\n"
+                "    if lam[-1] > 0:\n"
+                "        lam = -lam\n"
+                "    return np.where(lam > 0, 1, -1)\n"),
+            "every labeling with the last point -1 tried with Lecture 02's linear program": (
+                "def radon_labeling(X):\n"
+                "    Z = add_bias(X)\n"
+                "    for labels in itertools.product((-1, 1), repeat=len(X) - 1):\n"
+                "        y = np.array(labels + (-1,))\n"
+                "        if not is_linearly_separable(Z, y).separable:\n"
+                "            return y\n"),
+        },
+    },
 }
