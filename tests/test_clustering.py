@@ -123,6 +123,27 @@ def test_kmeans_plus_plus_draws_proportionally_to_squared_distance():
     assert len({tuple(c) for c in clustering.kmeans_plus_plus(X, 3, 1)}) == 3
 
 
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 300), d=st.integers(1, 5), k=st.integers(1, 12),
+       log_scale=st.floats(-3, 3), duplicates=st.booleans())
+def test_kmeans_plus_plus_draws_what_rng_choice_draws(seed, n, d, k, log_scale, duplicates):
+    """The seeding written with NumPy's own weighted draw, rng.choice(n, p=...), and squared_distances: the same
+    centres from the same seed."""
+    rng = np.random.default_rng(seed)
+    X = _grouped(rng, n, d, 3, 10**log_scale)
+    if duplicates:
+        X = np.round(X[:, :1] / 10**log_scale) * np.ones((1, d))         # few distinct points: distances of 0
+    k = min(k, n)
+    draw = np.random.default_rng(seed + 1)
+    chosen = [int(draw.integers(n))]
+    nearest = clustering.squared_distances(X, X[chosen])[:, 0]
+    for _ in range(1, k):
+        total = nearest.sum()
+        chosen.append(int(draw.integers(n)) if total <= 0 else int(draw.choice(n, p=nearest / total)))
+        nearest = np.minimum(nearest, clustering.squared_distances(X, X[chosen[-1:]])[:, 0])
+    np.testing.assert_array_equal(clustering.kmeans_plus_plus(X, k, np.random.default_rng(seed + 1)), X[chosen])
+
+
 def test_kmeans_keeps_the_best_run_and_random_init_draws_distinct_points():
     rng = np.random.default_rng(2)
     X = _grouped(rng, 300, 2, 6)

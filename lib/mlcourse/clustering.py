@@ -219,19 +219,28 @@ def random_init(X, k, seed=0) -> np.ndarray:
 def kmeans_plus_plus(X, k, seed=0) -> np.ndarray:
     """k-means++ seeding (Arthur and Vassilvitskii, 2007): the first centre a uniformly drawn point, each next
     one a point drawn with probability proportional to its squared distance to the nearest centre so far.
-    (One candidate per step; scikit-learn's default "greedy" k-means++ tries several, so seeds do not match.)"""
+    (One candidate per step; scikit-learn's default "greedy" k-means++ tries several, so seeds do not match.)
+    Each draw is the one ``rng.choice(n, p=...)`` makes (the same uniform number against the same cumulative sum),
+    without its checks of ``p``, which took two thirds of the time."""
     X = as_matrix(X)
     k = _k_of(X, k)
     rng = as_rng(seed)
-    chosen = [int(rng.integers(X.shape[0]))]
-    nearest = squared_distances(X, X[chosen])[:, 0]
+    n = X.shape[0]
+    norms = (X**2).sum(axis=1)
+
+    def to(c):                                # squared distances to one centre, as squared_distances computes them
+        return np.maximum(norms + (c**2).sum() - 2 * (X @ c), 0.0)
+
+    chosen = [int(rng.integers(n))]
+    nearest = to(X[chosen[0]])
     for _ in range(1, k):
         total = nearest.sum()
         if total <= 0:                        # every point sits on a centre: any point will do
-            chosen.append(int(rng.integers(X.shape[0])))
-        else:
-            chosen.append(int(rng.choice(X.shape[0], p=nearest / total)))
-        nearest = np.minimum(nearest, squared_distances(X, X[chosen[-1:]])[:, 0])
+            chosen.append(int(rng.integers(n)))
+        else:                                 # rng.choice(n, p=nearest / total), draw for draw, without its checks
+            cdf = np.cumsum(nearest / total)
+            chosen.append(int(np.searchsorted(cdf / cdf[-1], rng.random(), side="right")))
+        nearest = np.minimum(nearest, to(X[chosen[-1]]))
     return X[chosen].copy()
 
 
