@@ -550,8 +550,8 @@ def silhouette_score(X, labels) -> float:
 
 
 def contingency_table(labels_a, labels_b) -> np.ndarray:
-    """The table ``n_ij`` of two partitions of the same ``n`` points: the number of points in cluster ``i`` of
-    ``labels_a`` and cluster ``j`` of ``labels_b`` (rows and columns in the order of the sorted distinct labels).
+    """The table ``n_kl`` of two partitions of the same ``n`` points: the number of points in cluster ``k`` of
+    ``labels_a`` and cluster ``l`` of ``labels_b`` (rows and columns in the order of the sorted distinct labels).
     Lecture 11."""
     a, rows = _codes(labels_a, "labels_a")
     b, columns = _codes(labels_b, "labels_b", a.shape[0])
@@ -579,8 +579,8 @@ def rand_index(labels_a, labels_b) -> float:
 
 def adjusted_rand_index(labels_a, labels_b) -> float:
     """The adjusted Rand index (Hubert and Arabie, 1985) of two partitions of the same points:
-    ``(T - E) / ((A + B) / 2 - E)`` with ``T = sum_ij C(n_ij, 2)`` the pairs together in both, ``A = sum_i C(a_i, 2)``
-    and ``B = sum_j C(b_j, 2)`` the pairs together in each (row and column sums of the contingency table), and
+    ``(T - E) / ((A + B) / 2 - E)`` with ``T = sum_kl C(n_kl, 2)`` the pairs together in both, ``A = sum_k C(n_k., 2)``
+    and ``B = sum_l C(n_.l, 2)`` the pairs together in each (row and column sums of the contingency table), and
     ``E = A B / C(n, 2)`` the expected ``T`` when one labelling is permuted at random (the cluster sizes fixed).
     1 for the same partition (whatever the names of its clusters), 0 on average for unrelated ones, can be
     negative. Computed exactly in integers (times ``C(n, 2)``) up to one division; when the denominator is 0 (both
