@@ -123,6 +123,27 @@ def test_kmeans_plus_plus_draws_proportionally_to_squared_distance():
     assert len({tuple(c) for c in clustering.kmeans_plus_plus(X, 3, 1)}) == 3
 
 
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 300), d=st.integers(1, 5), k=st.integers(1, 12),
+       log_scale=st.floats(-3, 3), duplicates=st.booleans())
+def test_kmeans_plus_plus_draws_what_rng_choice_draws(seed, n, d, k, log_scale, duplicates):
+    """The seeding written with NumPy's own weighted draw, rng.choice(n, p=...), and squared_distances: the same
+    centres from the same seed."""
+    rng = np.random.default_rng(seed)
+    X = _grouped(rng, n, d, 3, 10**log_scale)
+    if duplicates:
+        X = np.round(X[:, :1] / 10**log_scale) * np.ones((1, d))         # few distinct points: distances of 0
+    k = min(k, n)
+    draw = np.random.default_rng(seed + 1)
+    chosen = [int(draw.integers(n))]
+    nearest = clustering.squared_distances(X, X[chosen])[:, 0]
+    for _ in range(1, k):
+        total = nearest.sum()
+        chosen.append(int(draw.integers(n)) if total <= 0 else int(draw.choice(n, p=nearest / total)))
+        nearest = np.minimum(nearest, clustering.squared_distances(X, X[chosen[-1:]])[:, 0])
+    np.testing.assert_array_equal(clustering.kmeans_plus_plus(X, k, np.random.default_rng(seed + 1)), X[chosen])
+
+
 def test_kmeans_keeps_the_best_run_and_random_init_draws_distinct_points():
     rng = np.random.default_rng(2)
     X = _grouped(rng, 300, 2, 6)
@@ -295,6 +316,140 @@ def test_the_floor_keeps_a_collapsing_component_finite():
     assert np.isfinite(fit.log_likelihoods).all()
 
 
+# --------------------------------------------------------------------------- choosing K and judging a clustering
+
+def test_parameter_count_and_bic_equal_scikit_learns_at_its_fitted_parameters():
+    """Our BIC at scikit-learn's fitted mixture is its ``GaussianMixture.bic`` (same count p, same value), and our
+    EM from scikit-learn's start ends at the same BIC."""
+    from sklearn.mixture import GaussianMixture
+
+    rng = np.random.default_rng(21)
+    for n, d, k, scale in ((400, 2, 3, 1e-2), (250, 4, 2, 1.0), (150, 1, 5, 1e3), (300, 3, 1, 1.0)):
+        X = _grouped(rng, n, d, max(k, 2), scale)
+        theirs = GaussianMixture(k, random_state=0).fit(X)
+        assert clustering.mixture_parameter_count(k, d) == theirs._n_parameters()
+        assert clustering.mixture_parameter_count(k, d) == (k - 1) + k * d + k * d * (d + 1) // 2
+        ours_at_theirs = clustering.bic(X, theirs.weights_, theirs.means_, theirs.covariances_)
+        assert ours_at_theirs == pytest.approx(theirs.bic(X), rel=1e-9)
+        means0 = X[rng.choice(n, size=k, replace=False)]
+        covs0 = np.repeat(np.cov(X.T, bias=True).reshape(1, d, d), k, axis=0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            theirs = GaussianMixture(k, means_init=means0, precisions_init=np.linalg.inv(covs0), weights_init=np.full(k, 1 / k),
+                                     tol=0, max_iter=20).fit(X)
+        ours = clustering.fit_gmm(X, k, means0, np.full(k, 1 / k), covs0, tol=0.0, max_iter=20)
+        assert clustering.bic(X, ours.weights, ours.means, ours.covariances) == pytest.approx(theirs.bic(X), rel=1e-7)
+
+
+def test_bic_is_minus_twice_the_log_likelihood_plus_the_penalty():
+    rng = np.random.default_rng(22)
+    weights, means, covs = _random_mixture(rng, 3, 2)
+    X = rng.standard_normal((50, 2)) * 3
+    p = 2 + 3 * 2 + 3 * 3                                          # 2 weights, 3 means of 2, 3 covariances of 3 entries
+    expected = -2 * clustering.mixture_log_likelihood(X, weights, means, covs) + p * np.log(50)
+    assert clustering.bic(X, weights, means, covs) == pytest.approx(expected, rel=1e-12)
+    assert [clustering.mixture_parameter_count(1, d) for d in (1, 2, 3)] == [2, 5, 9]   # a Gaussian: d + d(d+1)/2
+
+
+def _labellings(rng, n, k):
+    """A labelling of n points into (at most) k clusters, named by arbitrary integers (negative ones too)."""
+    names = rng.choice(np.arange(-50, 50), size=k, replace=False)
+    return names[rng.integers(0, k, n)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(3, 200), k=st.integers(2, 8), d=st.integers(1, 4),
+       log_scale=st.floats(-3, 3))
+def test_silhouette_equals_scikit_learns(seed, n, k, d, log_scale):
+    from sklearn.metrics import silhouette_samples, silhouette_score
+
+    rng = np.random.default_rng(seed)
+    X = _grouped(rng, n, d, k, 10**log_scale)
+    labels = _labellings(rng, n, k)
+    if rng.random() < 0.3:
+        labels[rng.integers(n)] = 99                               # a singleton cluster: s = 0 there
+    assume(2 <= len(np.unique(labels)) <= n - 1)
+    np.testing.assert_allclose(clustering.silhouette_samples(X, labels), silhouette_samples(X, labels), rtol=1e-7, atol=1e-9)
+    assert clustering.silhouette_score(X, labels) == pytest.approx(silhouette_score(X, labels), rel=1e-7, abs=1e-9)
+
+
+def test_silhouette_leaves_the_point_out_of_its_own_mean_and_gives_singletons_zero():
+    """Against a loop over the points, with the definitions written out; duplicate points; a singleton."""
+    rng = np.random.default_rng(23)
+    X = np.vstack([rng.standard_normal((12, 2)), rng.standard_normal((9, 2)) + 4, [[10.0, 10.0]], [[0.5, 0.5]], [[0.5, 0.5]]])
+    labels = np.r_[np.zeros(12, int), np.ones(9, int), [7], [0, 0]]
+    D = np.sqrt(((X[:, None] - X[None]) ** 2).sum(axis=2))
+    expected = []
+    for i in range(len(X)):
+        own = (labels == labels[i]) & (np.arange(len(X)) != i)
+        if not own.any():
+            expected.append(0.0)
+            continue
+        a = D[i, own].mean()
+        b = min(D[i, labels == c].mean() for c in set(labels) - {labels[i]})
+        expected.append((b - a) / max(a, b))
+    np.testing.assert_allclose(clustering.silhouette_samples(X, labels), expected, rtol=1e-9, atol=1e-12)
+    assert clustering.silhouette_samples(X, labels)[21] == 0.0
+    same = np.zeros((4, 2))                                        # a = b = 0: 0, not 0/0
+    np.testing.assert_array_equal(clustering.silhouette_samples(same, [0, 0, 1, 1]), 0.0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 300), ka=st.integers(1, 12), kb=st.integers(1, 12),
+       related=st.booleans())
+def test_adjusted_rand_index_rand_index_and_table_equal_scikit_learns(seed, n, ka, kb, related):
+    from sklearn.metrics import adjusted_rand_score, rand_score
+    from sklearn.metrics.cluster import contingency_matrix
+
+    rng = np.random.default_rng(seed)
+    a = _labellings(rng, n, ka)
+    b = _labellings(rng, n, kb)
+    if related:                                                    # b a relabelled copy of a with a few points moved
+        names = rng.choice(np.arange(100, 200), size=ka, replace=False)
+        b = names[np.unique(a, return_inverse=True)[1].reshape(-1)]
+        moved = rng.random(n) < rng.uniform(0, 0.3)
+        b[moved] = rng.choice(names, size=moved.sum())
+    assert clustering.adjusted_rand_index(a, b) == pytest.approx(adjusted_rand_score(a, b), rel=1e-9, abs=1e-12)
+    np.testing.assert_array_equal(clustering.contingency_table(a, b), contingency_matrix(a, b))
+    if n >= 2:
+        assert clustering.rand_index(a, b) == pytest.approx(rand_score(a, b), rel=1e-12)
+
+
+def test_rand_indices_against_a_count_over_all_pairs():
+    rng = np.random.default_rng(24)
+    for n in (2, 3, 17, 60):
+        a, b = rng.integers(0, 3, n), rng.integers(0, 4, n)
+        together_a, together_b = [], []
+        for i in range(n):
+            for j in range(i + 1, n):
+                together_a.append(a[i] == a[j])
+                together_b.append(b[i] == b[j])
+        together_a, together_b = np.array(together_a), np.array(together_b)
+        N = n * (n - 1) // 2
+        T, A, B = np.sum(together_a & together_b), together_a.sum(), together_b.sum()
+        assert clustering.rand_index(a, b) == pytest.approx(np.mean(together_a == together_b), rel=1e-12)
+        if N * (A + B) != 2 * A * B:
+            expected = (T - A * B / N) / ((A + B) / 2 - A * B / N)
+            assert clustering.adjusted_rand_index(a, b) == pytest.approx(expected, rel=1e-9, abs=1e-12)
+    assert clustering.adjusted_rand_index([3, 3, 1], [0, 0, 2]) == 1.0
+    assert clustering.adjusted_rand_index([0, 0, 0], [1, 1, 1]) == 1.0          # both one cluster: 0/0, agree on every pair
+    assert clustering.adjusted_rand_index([0, 1, 2], [0, 1, 2]) == 1.0          # both all singletons
+    assert clustering.adjusted_rand_index([0, 0, 0, 0], [0, 1, 2, 3]) == 0.0
+    assert clustering.adjusted_rand_index(["x", "x", "y"], [1, 1, 2]) == 1.0
+
+
+def test_the_adjusted_rand_index_has_mean_zero_over_all_permutations():
+    """The permutation model, exhaustively: over all n! orders of b's labels, the mean of T is A B / N, so the
+    mean adjusted index is 0 (the mean Rand index is not)."""
+    from itertools import permutations
+
+    a, b = np.array([0, 0, 0, 1, 1, 2, 2]), np.array([0, 0, 1, 1, 1, 1, 2])
+    values = [clustering.adjusted_rand_index(a, b[list(order)]) for order in permutations(range(7))]
+    assert np.mean(values) == pytest.approx(0.0, abs=1e-12)
+    rand = [clustering.rand_index(a, b[list(order)]) for order in permutations(range(7))]
+    assert np.mean(rand) > 0.4
+
+
 @pytest.mark.parametrize("call, error, pattern", [
     (lambda: clustering.assign(np.zeros((3, 2)), np.zeros((2, 3))), ValueError, "centres must have d = 2 columns"),
     (lambda: clustering.random_init(np.zeros((3, 2)), 4), ValueError, "k = 4 clusters need at least 4 points"),
@@ -310,6 +465,15 @@ def test_the_floor_keeps_a_collapsing_component_finite():
     (lambda: clustering.e_step(np.zeros((3, 2)), [1.0], np.zeros((1, 2)), -np.eye(2)[None]), ValueError, "not positive definite"),
     (lambda: clustering.m_step(np.zeros((3, 2)), np.full((3, 2), 0.7)), ValueError, "rows summing to 1"),
     (lambda: clustering.fit_gmm(np.zeros((3, 2)), 2, covariance_floor=-1.0), ValueError, "covariance_floor must be a finite number >= 0"),
+    (lambda: clustering.mixture_parameter_count(0, 2), ValueError, "k must be at least 1"),
+    (lambda: clustering.bic(np.zeros((3, 2)), [1.0], np.zeros((1, 3)), np.eye(3)[None]), ValueError, "centres must have d = 2"),
+    (lambda: clustering.silhouette_samples(np.zeros((3, 2)), [0, 0, 0]), ValueError, "2 <= K <= n - 1 = 2 clusters; labels name 1"),
+    (lambda: clustering.silhouette_samples(np.zeros((3, 2)), [0, 1, 2]), ValueError, "2 <= K <= n - 1"),
+    (lambda: clustering.silhouette_samples(np.zeros((3, 2)), [0, 1]), ValueError, r"labels must have shape \(3,\)"),
+    (lambda: clustering.silhouette_score(np.zeros((3, 2)), [0.5, 1.0, 1.0]), TypeError, "labels must hold integer"),
+    (lambda: clustering.adjusted_rand_index([0, 1, 1], [0, 1]), ValueError, r"labels_b must have shape \(3,\)"),
+    (lambda: clustering.adjusted_rand_index([[0, 1]], [[0, 1]]), ValueError, "labels_a must be a 1-d array"),
+    (lambda: clustering.rand_index([0], [1]), ValueError, "at least 2 points"),
 ])
 def test_bad_input_is_named(call, error, pattern):
     with pytest.raises(error, match=pattern):

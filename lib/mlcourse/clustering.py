@@ -1,4 +1,5 @@
-"""Lecture 11: clustering: k-means (Lloyd's algorithm, k-means++), hierarchical clustering, Gaussian mixtures by EM.
+"""Lecture 11: clustering: k-means (Lloyd's algorithm, k-means++), hierarchical clustering, Gaussian mixtures by EM,
+and choosing K and judging a clustering (BIC, the silhouette, the adjusted Rand index).
 
 Conventions of the lecture:
 
@@ -10,7 +11,9 @@ Conventions of the lecture:
   merges clusters ``Z[t, 0] < Z[t, 1]`` at height ``Z[t, 2]`` into cluster ``n + t`` of ``Z[t, 3]`` points;
 * a mixture has ``weights`` (K,), ``means`` (K, d), ``covariances`` (K, d, d); responsibilities ``resp`` (n, K);
   every density is handled as a log-density; ``covariance_floor`` is added to each covariance's diagonal in
-  the M-step (scikit-learn's ``reg_covar``).
+  the M-step (scikit-learn's ``reg_covar``);
+* the silhouette and the (adjusted) Rand index take labels of any names (integers or strings): only which points
+  share a label matters.
 """
 
 from __future__ import annotations
@@ -216,19 +219,28 @@ def random_init(X, k, seed=0) -> np.ndarray:
 def kmeans_plus_plus(X, k, seed=0) -> np.ndarray:
     """k-means++ seeding (Arthur and Vassilvitskii, 2007): the first centre a uniformly drawn point, each next
     one a point drawn with probability proportional to its squared distance to the nearest centre so far.
-    (One candidate per step; scikit-learn's default "greedy" k-means++ tries several, so seeds do not match.)"""
+    (One candidate per step; scikit-learn's default "greedy" k-means++ tries several, so seeds do not match.)
+    Each draw is the one ``rng.choice(n, p=...)`` makes (the same uniform number against the same cumulative sum),
+    without its checks of ``p``, which took two thirds of the time."""
     X = as_matrix(X)
     k = _k_of(X, k)
     rng = as_rng(seed)
-    chosen = [int(rng.integers(X.shape[0]))]
-    nearest = squared_distances(X, X[chosen])[:, 0]
+    n = X.shape[0]
+    norms = (X**2).sum(axis=1)
+
+    def to(c):                                # squared distances to one centre, as squared_distances computes them
+        return np.maximum(norms + (c**2).sum() - 2 * (X @ c), 0.0)
+
+    chosen = [int(rng.integers(n))]
+    nearest = to(X[chosen[0]])
     for _ in range(1, k):
         total = nearest.sum()
         if total <= 0:                        # every point sits on a centre: any point will do
-            chosen.append(int(rng.integers(X.shape[0])))
-        else:
-            chosen.append(int(rng.choice(X.shape[0], p=nearest / total)))
-        nearest = np.minimum(nearest, squared_distances(X, X[chosen[-1:]])[:, 0])
+            chosen.append(int(rng.integers(n)))
+        else:                                 # rng.choice(n, p=nearest / total), draw for draw, without its checks
+            cdf = np.cumsum(nearest / total)
+            chosen.append(int(np.searchsorted(cdf / cdf[-1], rng.random(), side="right")))
+        nearest = np.minimum(nearest, to(X[chosen[-1]]))
     return X[chosen].copy()
 
 
@@ -443,3 +455,145 @@ def fit_gmm(X, k, means_init=None, weights_init=None, covariances_init=None, see
     resp, _ = e_step(X, weights, means, covariances)
     return GMMResult(_frozen(weights), _frozen(means), _frozen(covariances), _frozen(resp), tuple(log_likelihoods),
                      n_iter, converged, tuple(history))
+
+
+# --------------------------------------------------------------------------- choosing K and judging a clustering
+
+def mixture_parameter_count(k, d) -> int:
+    """The number of free parameters of a mixture of ``k`` Gaussians with full covariances in ``d`` dimensions,
+    ``p = (K - 1) + K d + K d (d + 1) / 2``: ``K - 1`` weights (they sum to 1), ``K`` means of ``d`` entries, and
+    ``K`` symmetric ``d x d`` covariances of ``d (d + 1) / 2`` free entries each (scikit-learn's ``_n_parameters``
+    for ``covariance_type="full"``). Lecture 11."""
+    k, d = positive_int(k, "k"), positive_int(d, "d")
+    return (k - 1) + k * d + k * d * (d + 1) // 2
+
+
+def bic(X, weights, means, covariances) -> float:
+    """The Bayesian information criterion of a Gaussian mixture (full covariances) on the data ``X``,
+    ``BIC = -2 l_hat + p ln n``, with ``l_hat`` the log-likelihood at the given (fitted) parameters and ``p``
+    from :func:`mixture_parameter_count`; smaller is better. Equals scikit-learn's ``GaussianMixture.bic`` at
+    the same parameters. Lecture 11.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    >>> round(bic(X, [1.0], [[1.5]], [[[1.25]]]), 4)   # one Gaussian, p = 2: 4 ln(2.5 pi) + 4 + 2 ln 4
+    15.0167
+    """
+    X, weights, means, covariances = _mixture(X, weights, means, covariances)
+    k, d = means.shape
+    return float(-2.0 * mixture_log_likelihood(X, weights, means, covariances) + mixture_parameter_count(k, d) * np.log(X.shape[0]))
+
+
+def _codes(labels, name: str, n: int | None = None):
+    """The labels of a partition as codes ``0..m-1`` (in the order of the sorted distinct labels) and ``m``: the
+    names of the clusters mean nothing, only which points share one."""
+    labels = np.asarray(labels)
+    if labels.ndim != 1:
+        raise ValueError(f"{name} must be a 1-d array of cluster labels; got shape {labels.shape}")
+    if n is not None and labels.shape[0] != n:
+        raise ValueError(f"{name} must have shape ({n},) to match; got shape {labels.shape}")
+    if labels.dtype.kind not in "iubUS":
+        raise TypeError(f"{name} must hold integer (or string) cluster labels; got dtype {labels.dtype}")
+    distinct, codes = np.unique(labels, return_inverse=True)
+    return codes.reshape(-1), len(distinct)
+
+
+def pairwise_distances(X) -> np.ndarray:
+    """``D[i, j] = ||x_i - x_j||`` for all pairs (Euclidean, not squared), from one matrix product on the data moved
+    to their mean (:func:`squared_distances`), with a zero diagonal. ``O(n^2)`` memory."""
+    X = as_matrix(X)
+    X = X - X.mean(axis=0)
+    D = np.sqrt(squared_distances(X, X))
+    np.fill_diagonal(D, 0.0)
+    return D
+
+
+def silhouette_samples(X, labels) -> np.ndarray:
+    """The silhouette of every point, ``s(i) = (b(i) - a(i)) / max(a(i), b(i))``, with ``a(i)`` the mean distance
+    from ``x_i`` to the *other* points of its own cluster (divided by ``|C| - 1``: the point itself is left out) and
+    ``b(i)`` the smallest, over the other clusters, of the mean distance from ``x_i`` to their points; Euclidean
+    distances. A point alone in its cluster gets ``s = 0`` (scikit-learn's convention), and so does a point with
+    ``a = b = 0``. The pairwise distances are computed once; the sums over each cluster are one product ``D M``
+    with the (n, K) membership matrix. Needs ``2 <= K <= n - 1`` clusters. Lecture 11.
+
+    Examples
+    --------
+    >>> silhouette_samples(np.array([[0.0], [1.0], [5.0], [6.0]]), [0, 0, 1, 1])  # x = 0: a = 1, b = 5.5
+    array([0.81818182, 0.77777778, 0.77777778, 0.81818182])
+    """
+    X = as_matrix(X)
+    n = X.shape[0]
+    codes, k = _codes(labels, "labels", n)
+    if not 2 <= k <= n - 1:
+        raise ValueError(f"the silhouette needs 2 <= K <= n - 1 = {n - 1} clusters; labels name {k}")
+    membership = np.zeros((n, k))
+    membership[np.arange(n), codes] = 1.0
+    sums = pairwise_distances(X) @ membership          # sums[i, k]: the distances from x_i to the points of cluster k
+    sizes = membership.sum(axis=0)
+    rows = np.arange(n)
+    own = sizes[codes]
+    a = sums[rows, codes] / np.maximum(own - 1, 1)     # x_i's own distance, 0, is in the sum but not in the count
+    others = sums / sizes
+    others[rows, codes] = np.inf
+    b = others.min(axis=1)
+    top = np.maximum(a, b)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        s = (b - a) / top
+    return np.where((own > 1) & (top > 0), s, 0.0)
+
+
+def silhouette_score(X, labels) -> float:
+    """The mean silhouette over the points (:func:`silhouette_samples`), as scikit-learn's ``silhouette_score``
+    (Euclidean, no sampling). Lecture 11."""
+    return float(silhouette_samples(X, labels).mean())
+
+
+def contingency_table(labels_a, labels_b) -> np.ndarray:
+    """The table ``n_kl`` of two partitions of the same ``n`` points: the number of points in cluster ``k`` of
+    ``labels_a`` and cluster ``l`` of ``labels_b`` (rows and columns in the order of the sorted distinct labels).
+    Lecture 11."""
+    a, rows = _codes(labels_a, "labels_a")
+    b, columns = _codes(labels_b, "labels_b", a.shape[0])
+    return np.bincount(a * columns + b, minlength=rows * columns).reshape(rows, columns)
+
+
+def _pair_counts(labels_a, labels_b):
+    """``(T, A, B, N)`` as Python integers (exact): the pairs of points together in both partitions, together in
+    ``labels_a``, together in ``labels_b``, and all ``N = n (n - 1) / 2`` pairs."""
+    table = contingency_table(labels_a, labels_b)
+    pairs = lambda m: int((m * (m - 1) // 2).sum())
+    n = int(table.sum())
+    return pairs(table), pairs(table.sum(axis=1)), pairs(table.sum(axis=0)), n * (n - 1) // 2
+
+
+def rand_index(labels_a, labels_b) -> float:
+    """The Rand index: the fraction of the ``n (n - 1) / 2`` pairs of points on which the two partitions agree (both
+    put the pair together, or both apart), ``(N + 2T - A - B) / N`` in the notation of :func:`adjusted_rand_index`.
+    Not centred: two unrelated partitions can score close to 1. Lecture 11."""
+    T, A, B, N = _pair_counts(labels_a, labels_b)
+    if N == 0:
+        raise ValueError("the Rand index needs at least 2 points")
+    return (N + 2 * T - A - B) / N
+
+
+def adjusted_rand_index(labels_a, labels_b) -> float:
+    """The adjusted Rand index (Hubert and Arabie, 1985) of two partitions of the same points:
+    ``(T - E) / ((A + B) / 2 - E)`` with ``T = sum_kl C(n_kl, 2)`` the pairs together in both, ``A = sum_k C(n_k., 2)``
+    and ``B = sum_l C(n_.l, 2)`` the pairs together in each (row and column sums of the contingency table), and
+    ``E = A B / C(n, 2)`` the expected ``T`` when one labelling is permuted at random (the cluster sizes fixed).
+    1 for the same partition (whatever the names of its clusters), 0 on average for unrelated ones, can be
+    negative. Computed exactly in integers (times ``C(n, 2)``) up to one division; when the denominator is 0 (both
+    partitions a single cluster, or both all singletons, or fewer than 2 points: they agree on every pair) it is 1,
+    as scikit-learn's ``adjusted_rand_score``. Lecture 11.
+
+    Examples
+    --------
+    >>> adjusted_rand_index([0, 0, 1, 1], [5, 5, 3, 3])
+    1.0
+    >>> round(adjusted_rand_index([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2]), 4)
+    0.2424
+    """
+    T, A, B, N = _pair_counts(labels_a, labels_b)
+    numerator, denominator = 2 * (N * T - A * B), N * (A + B) - 2 * A * B
+    return 1.0 if denominator == 0 else numerator / denominator

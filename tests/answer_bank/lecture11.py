@@ -262,4 +262,91 @@ BANK = {
                 "    return counts / n, means, covariances\n"),
         },
     },
+    "adjusted_rand_index": {
+        "wrong": {
+            "the unadjusted Rand index (the fraction of pairs on which they agree)": (
+                "def adjusted_rand_index(labels_a, labels_b):\n"
+                "    a = labels_a[:, None] == labels_a[None, :]\n"
+                "    b = labels_b[:, None] == labels_b[None, :]\n"
+                "    upper = np.triu(np.ones(a.shape, dtype=bool), k=1)\n"
+                "    return float(np.mean(a[upper] == b[upper]))\n"),
+            "n^2 / 2 pairs in place of n(n - 1)/2 in the expected index": (
+                "def adjusted_rand_index(labels_a, labels_b):\n"
+                "    rows = np.unique(labels_a, return_inverse=True)[1].ravel()\n"
+                "    columns = np.unique(labels_b, return_inverse=True)[1].ravel()\n"
+                "    table = np.zeros((rows.max() + 1, columns.max() + 1))\n"
+                "    np.add.at(table, (rows, columns), 1)\n"
+                "    pairs = lambda c: float(np.sum(c * (c - 1) / 2))\n"
+                "    T, A, B = pairs(table), pairs(table.sum(axis=1)), pairs(table.sum(axis=0))\n"
+                "    expected = A * B / (len(rows) ** 2 / 2)\n"
+                "    return (T - expected) / ((A + B) / 2 - expected)\n"),
+            "ordered pairs, a point paired with itself (n_kl^2 and n^2 throughout)": (
+                "def adjusted_rand_index(labels_a, labels_b):\n"
+                "    rows = np.unique(labels_a, return_inverse=True)[1].ravel()\n"
+                "    columns = np.unique(labels_b, return_inverse=True)[1].ravel()\n"
+                "    table = np.zeros((rows.max() + 1, columns.max() + 1))\n"
+                "    np.add.at(table, (rows, columns), 1)\n"
+                "    T, A, B = np.sum(table**2), np.sum(table.sum(axis=1) ** 2), np.sum(table.sum(axis=0) ** 2)\n"
+                "    expected = A * B / len(rows) ** 2\n"
+                "    return float((T - expected) / ((A + B) / 2 - expected))\n"),
+            "the largest index A + B, not (A + B) / 2": (
+                "def adjusted_rand_index(labels_a, labels_b):\n"
+                "    rows = np.unique(labels_a, return_inverse=True)[1].ravel()\n"
+                "    columns = np.unique(labels_b, return_inverse=True)[1].ravel()\n"
+                "    table = np.zeros((rows.max() + 1, columns.max() + 1))\n"
+                "    np.add.at(table, (rows, columns), 1)\n"
+                "    pairs = lambda c: float(np.sum(c * (c - 1) / 2))\n"
+                "    T, A, B = pairs(table), pairs(table.sum(axis=1)), pairs(table.sum(axis=0))\n"
+                "    expected = A * B / pairs(np.array(len(rows)))\n"
+                "    return (T - expected) / (A + B - expected)\n"),
+            "the labels used as indices of the table (negative labels wrap around)": (
+                "def adjusted_rand_index(labels_a, labels_b):\n"
+                "    table = np.zeros((labels_a.max() + 1, labels_b.max() + 1))\n"
+                "    np.add.at(table, (labels_a, labels_b), 1)\n"
+                "    pairs = lambda c: float(np.sum(c * (c - 1) / 2))\n"
+                "    T, A, B = pairs(table), pairs(table.sum(axis=1)), pairs(table.sum(axis=0))\n"
+                "    expected = A * B / pairs(np.array(len(labels_a)))\n"
+                "    return (T - expected) / ((A + B) / 2 - expected)\n"),
+            "the accuracy, the fraction of points with equal labels": (
+                "def adjusted_rand_index(labels_a, labels_b):\n"
+                "    return float(np.mean(labels_a == labels_b))\n"),
+            "scikit-learn's adjusted_rand_score": (
+                "def adjusted_rand_index(labels_a, labels_b):\n"
+                "    from sklearn.metrics import adjusted_rand_score\n"
+                "    return float(adjusted_rand_score(labels_a, labels_b))\n"),
+            "the library's twin clustering.adjusted_rand_index": (
+                "def adjusted_rand_index(labels_a, labels_b):\n"
+                "    return clustering.adjusted_rand_index(labels_a, labels_b)\n"),
+            "the library's clustering.contingency_table and the formula": (
+                "def adjusted_rand_index(labels_a, labels_b):\n"
+                "    table = clustering.contingency_table(labels_a, labels_b)\n"
+                "    pairs = lambda c: float(np.sum(c * (c - 1) / 2))\n"
+                "    T, A, B = pairs(table), pairs(table.sum(axis=1)), pairs(table.sum(axis=0))\n"
+                "    expected = A * B / pairs(np.array(len(labels_a)))\n"
+                "    return (T - expected) / ((A + B) / 2 - expected)\n"),
+        },
+        "right": {
+            "every pair of points, counted by broadcasting": (
+                "def adjusted_rand_index(labels_a, labels_b):\n"
+                "    n = len(labels_a)\n"
+                "    upper = np.triu(np.ones((n, n), dtype=bool), k=1)\n"
+                "    together_a = (labels_a[:, None] == labels_a[None, :])[upper]\n"
+                "    together_b = (labels_b[:, None] == labels_b[None, :])[upper]\n"
+                "    T, A, B, N = np.sum(together_a & together_b), together_a.sum(), together_b.sum(), upper.sum()\n"
+                "    expected = A * B / N\n"
+                "    return float((T - expected) / ((A + B) / 2 - expected))\n"),
+            "the two-by-two table of pairs, with dictionaries of counts": (
+                "def adjusted_rand_index(labels_a, labels_b):\n"
+                "    from collections import Counter\n"
+                "    choose2 = lambda m: m * (m - 1) // 2\n"
+                "    n = len(labels_a)\n"
+                "    both = sum(choose2(c) for c in Counter(zip(labels_a.tolist(), labels_b.tolist())).values())\n"
+                "    in_a = sum(choose2(c) for c in Counter(labels_a.tolist()).values())\n"
+                "    in_b = sum(choose2(c) for c in Counter(labels_b.tolist()).values())\n"
+                "    tp, fp, fn = both, in_b - both, in_a - both\n"
+                "    tn = choose2(n) - tp - fp - fn\n"
+                "    return 2.0 * (tp * tn - fn * fp) / ((tp + fn) * (fn + tn) + (tp + fp) * (fp + tn))\n"),
+        },
+    },
 }
+
