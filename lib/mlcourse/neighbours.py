@@ -1,4 +1,4 @@
-"""Lecture 05: distances, the k-nearest-neighbour rule, and k-d trees.
+"""Lecture 05: distances, the k-nearest-neighbour rule, its limit (Cover and Hart), and k-d trees.
 
 Conventions of the lecture:
 
@@ -228,6 +228,52 @@ def knn_error(X_train, y_train, X_test, y_test, k=1, p=2.0) -> float:
     return float(np.mean(knn_predict(X_train, y_train, X_test, k, p) != y_test))
 
 
+def one_nn_limit(w, eta) -> float:
+    """The limit of the 1-NN rule's expected error for a discrete input, with K classes (Lecture 05,
+    Cover and Hart): ``R_1NN = sum_v w_v (1 - sum_y eta[v, y] ** 2)``.
+
+    Parameters
+    ----------
+    w : array of shape (m,)
+        The probabilities of the m values of X: non-negative, adding up to 1.
+    eta : array of shape (m, K)
+        ``eta[v, y] = P(Y = y | X = value v)``: non-negative, each row adding up to 1 (K >= 1).
+
+    Returns
+    -------
+    float
+        ``R_1NN``, at least the Bayes error ``R* = sum_v w_v (1 - max_y eta[v, y])`` and, for K >= 2, at
+        most ``R* (2 - K R* / (K - 1))``.
+
+    >>> one_nn_limit([0.5, 0.5], [[1.0, 0.0], [0.5, 0.5]])
+    0.25
+    """
+    w = _probabilities(w, "w", 1)
+    eta = _probabilities(eta, "eta", 2)
+    if eta.shape[0] != w.shape[0]:
+        raise ValueError(f"eta has shape {eta.shape} and w has shape {w.shape}: eta needs one row per value of X "
+                         f"({w.shape[0]} rows)")
+    return float(w @ (1.0 - (eta * eta).sum(axis=1)))
+
+
+def _probabilities(a, name, ndim):
+    """``a`` as a float array of probabilities adding up to 1 along its last axis, or a clear error."""
+    try:
+        a = np.asarray(a, dtype=float)
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"{name} must be an array of probabilities; {err}") from None
+    shape = "(m,)" if ndim == 1 else "(m, K)"
+    if a.ndim != ndim or 0 in a.shape:
+        raise ValueError(f"{name} must be a non-empty array of shape {shape}; got shape {a.shape}")
+    if not np.isfinite(a).all() or (a < 0).any():
+        raise ValueError(f"{name} must hold probabilities: finite and non-negative")
+    sums = a.sum(axis=-1)
+    if not np.allclose(sums, 1.0, rtol=0, atol=1e-6):
+        where = "" if ndim == 1 else " in every row"
+        raise ValueError(f"{name} must add up to 1{where}; got sums from {sums.min():.6g} to {sums.max():.6g}")
+    return a
+
+
 def _labels(y, n, name="y_train"):
     y = np.asarray(y)
     if y.shape != (n,):
@@ -314,9 +360,10 @@ def build_kd_tree(X, leaf_size=1) -> KDTree:
 def _leaf_best(tree, node, q, best):
     idx = tree.order[tree.start[node]:tree.stop[node]]
     dist = np.sqrt(((tree.points[idx] - q) ** 2).sum(axis=1))
-    i = int(np.lexsort((idx, dist))[0])           # nearest, ties to the smaller index
-    if (dist[i], idx[i]) < (best[1], best[0]):
-        best = (int(idx[i]), float(dist[i]))
+    nearest = dist.min()
+    i = int(idx[dist == nearest].min())           # the nearest, ties to the smaller index
+    if (nearest, i) < (best[1], best[0]):
+        best = (i, float(nearest))
     return best, len(idx)
 
 

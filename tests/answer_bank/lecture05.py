@@ -184,6 +184,42 @@ BANK = {
                 "    return Z_train, Z_other\n"),
         },
     },
+    "one_nn_limit": {
+        "wrong": {
+            "the squares of the class totals (the priors), not of eta at each value": (
+                "def one_nn_limit(w, eta):\n"
+                "    priors = w @ eta\n"
+                "    return float(1 - (priors ** 2).sum())\n"),
+            "the plain mean over the values, w ignored": (
+                "def one_nn_limit(w, eta):\n"
+                "    return float(np.mean(1 - (eta ** 2).sum(axis=1)))\n"),
+            "the two-class formula 2 eta (1 - eta) on class 1": (
+                "def one_nn_limit(w, eta):\n"
+                "    return float(w @ (2 * eta[:, 1] * (1 - eta[:, 1])))\n"),
+            "the Bayes error R*": (
+                "def one_nn_limit(w, eta):\n"
+                "    return float(w @ (1 - eta.max(axis=1)))\n"),
+            "the upper bound R*(2 - K R*/(K - 1)) as the value": (
+                "def one_nn_limit(w, eta):\n"
+                "    r = float(w @ (1 - eta.max(axis=1)))\n"
+                "    K = eta.shape[1]\n"
+                "    return r * (2 - K / (K - 1) * r)\n"),
+            "the library's neighbours.one_nn_limit": (
+                "def one_nn_limit(w, eta):\n"
+                "    return neighbours.one_nn_limit(w, eta)\n"),
+        },
+        "right": {
+            "sum of w eta (1 - eta), by einsum": (
+                "def one_nn_limit(w, eta):\n"
+                "    return float(np.einsum('v,vy,vy->', w, eta, 1 - eta))\n"),
+            "a loop over the values, pairs of different labels": (
+                "def one_nn_limit(w, eta):\n"
+                "    total = 0.0\n"
+                "    for wv, row in zip(w, eta):\n"
+                "        total += wv * sum(a * b for i, a in enumerate(row) for j, b in enumerate(row) if i != j)\n"
+                "    return total\n"),
+        },
+    },
     "entropy": {
         "wrong": {
             "the natural logarithm (nats, not bits)": (
