@@ -1,6 +1,8 @@
 """mlcourse.regression against scikit-learn (LinearRegression, Ridge, Lasso, ElasticNet, with their
-scaling of the penalty), NumPy's lstsq and pinv, brute force, and the theory: the projection, the
-minimum-norm solution, the soft threshold, the optimality conditions and the duality gap."""
+scaling of the penalty), NumPy's lstsq and pinv, SciPy's Student t, brute force, and the theory: the
+projection, the minimum-norm solution, the soft threshold, the optimality conditions, the duality gap,
+and the standard errors and confidence intervals (against the Frisch-Waugh-Lovell route, the one-sample
+t interval and simulated coverage)."""
 
 import numpy as np
 import pytest
@@ -299,6 +301,92 @@ def test_inputs_are_not_changed():
         np.testing.assert_array_equal(before, after)
 
 
+# --------------------------------------------------------------------------- inference
+
+
+@pytest.mark.parametrize("df", [1, 2, 3, 4, 5, 7, 10, 29, 30, 64, 101, 1000])
+def test_t_cdf_and_quantile_equal_scipys(df):
+    from scipy import stats
+
+    t = np.r_[-np.geomspace(1e4, 1e-6, 40), 0.0, np.linspace(-30, 30, 121), np.geomspace(1e-6, 1e4, 40)]
+    np.testing.assert_allclose(regression.t_cdf(t, df), stats.t.cdf(t, df), rtol=0, atol=1e-9)
+    q = np.r_[1e-6, 1e-4, np.linspace(0.001, 0.499, 50), np.linspace(0.501, 0.999, 50), 1 - 1e-4, 1 - 1e-6]
+    np.testing.assert_allclose(regression.t_quantile(q, df), stats.t.ppf(q, df), rtol=1e-9, atol=0)
+    assert regression.t_quantile(0.5, df) == 0.0
+    np.testing.assert_allclose(regression.t_cdf(regression.t_quantile(q, df), df), q, rtol=1e-9, atol=0)
+    assert np.ndim(regression.t_quantile(0.975, df)) == 0 and np.ndim(regression.t_cdf(1.0, df)) == 0
+
+
+def test_t_in_closed_form_at_one_and_two_degrees_of_freedom():
+    # Cauchy: t = tan(pi (q - 1/2)); two degrees of freedom: P(|T| <= t) = t / sqrt(2 + t^2)
+    q = np.linspace(0.01, 0.99, 99)
+    np.testing.assert_allclose(regression.t_quantile(q, 1), np.tan(np.pi * (q - 0.5)), rtol=1e-10, atol=1e-14)
+    a = np.abs(2 * q - 1)
+    np.testing.assert_allclose(regression.t_quantile(q, 2), np.sign(q - 0.5) * np.sqrt(2 * a**2 / (1 - a**2)),
+                               rtol=1e-10, atol=1e-14)
+
+
+def test_standard_errors_equal_the_frisch_waugh_lovell_route():
+    # se_j = sigma_hat / ||x_j - (projection of x_j on the other columns)||, each projection by scikit-learn
+    rng = np.random.default_rng(30)
+    for _ in range(10):
+        d = int(rng.integers(1, 6))
+        n = int(rng.integers(d + 1, 40))
+        X = (rng.standard_normal((n, d)) @ rng.standard_normal((d, d))) * 10 ** rng.uniform(-2, 2, size=d)
+        y = X @ rng.standard_normal(d) + rng.standard_normal(n) * 10 ** rng.uniform(-2, 2)
+        residual = y - LinearRegression(fit_intercept=False).fit(X, y).predict(X)
+        sigma2 = residual @ residual / (n - d)
+        expected = []
+        for j in range(d):
+            others = np.delete(X, j, axis=1)
+            xj = X[:, j] - (LinearRegression(fit_intercept=False).fit(others, X[:, j]).predict(others) if d > 1 else 0)
+            expected.append(np.sqrt(sigma2 / (xj @ xj)))
+        inference = regression.least_squares_inference(X, y)
+        np.testing.assert_allclose(inference.se, expected, rtol=1e-8)
+        np.testing.assert_allclose(regression.standard_errors(X, y), expected, rtol=1e-8)
+        assert inference.sigma2 == pytest.approx(sigma2, rel=1e-8) and inference.df == n - d
+
+
+def test_one_column_of_ones_gives_the_one_sample_t_interval():
+    from scipy import stats
+
+    rng = np.random.default_rng(31)
+    for n, alpha in ((2, 0.05), (5, 0.1), (30, 0.01)):
+        y = rng.standard_normal(n) * 3 + 7
+        inference = regression.least_squares_inference(np.ones((n, 1)), y, alpha=alpha)
+        lower, upper = stats.t.interval(1 - alpha, n - 1, loc=y.mean(), scale=stats.sem(y))
+        np.testing.assert_allclose([inference.lower[0], inference.upper[0]], [lower, upper], rtol=1e-9)
+        assert inference.se[0] == pytest.approx(y.std(ddof=1) / np.sqrt(n), rel=1e-10)
+
+
+def test_intervals_cover_the_true_weights_as_often_as_they_claim():
+    # brute force: 2000 data sets from y = X w* + N(0, sigma^2 I) per design, each fitted by the library;
+    # coverage of each coordinate within 5 binomial standard errors of 1 - alpha, for n - d from 1 to 30
+    rng = np.random.default_rng(32)
+    m = 2000
+    for n_minus_d, d, alpha in ((1, 2, 0.05), (3, 3, 0.2), (8, 1, 0.01), (30, 4, 0.05)):
+        n = d + n_minus_d
+        X = rng.standard_normal((n, d)) * 10 ** rng.uniform(-1, 1, size=d)
+        w_star, sigma = rng.standard_normal(d), 10 ** rng.uniform(-1, 1)
+        covered = np.zeros(d)
+        for _ in range(m):
+            inference = regression.least_squares_inference(X, X @ w_star + sigma * rng.standard_normal(n), alpha)
+            covered += (inference.lower <= w_star) & (w_star <= inference.upper)
+        assert np.all(np.abs(covered / m - (1 - alpha)) < 5 * np.sqrt(alpha * (1 - alpha) / m)), covered / m
+
+
+def test_inference_leaves_its_inputs_alone_and_is_frozen():
+    rng = np.random.default_rng(33)
+    X, y = problem(rng, 20, 3)
+    copies = X.copy(), y.copy()
+    inference = regression.least_squares_inference(X, y)
+    np.testing.assert_array_equal(copies[0], X)
+    np.testing.assert_array_equal(copies[1], y)
+    np.testing.assert_allclose(inference.w, regression.least_squares(X, y))
+    with pytest.raises(AttributeError):
+        inference.alpha = 0.1
+
+
 # --------------------------------------------------------------------------- bad input
 
 
@@ -321,6 +409,14 @@ def test_inputs_are_not_changed():
     (lambda: regression.duality_gap(np.eye(3), np.ones(3), np.zeros(3), 0.0), ValueError, "lam1 must be"),
     (lambda: regression.predict(np.eye(3), np.ones(2)), ValueError, r"w has shape \(2,\), expected \(3,\)"),
     (lambda: regression.fit_ridge(np.eye(3), [1.0, np.nan, 2.0], 1.0), ValueError, "y contains NaN"),
+    (lambda: regression.t_quantile(1.0, 3), ValueError, "q must be strictly between 0 and 1"),
+    (lambda: regression.t_quantile(0.5, 0), ValueError, "df must be at least 1"),
+    (lambda: regression.t_quantile(0.5, 2.5), TypeError, "df must be an integer"),
+    (lambda: regression.t_cdf([0.0, np.nan], 3), ValueError, "t contains NaN"),
+    (lambda: regression.least_squares_inference(np.eye(3), np.ones(3)), ValueError, r"needs more rows than columns \(n > d\)"),
+    (lambda: regression.least_squares_inference(np.ones((4, 2)), np.ones(4)), ValueError, "full column rank"),
+    (lambda: regression.least_squares_inference(np.ones((4, 1)), np.ones(4), alpha=1.5), ValueError, "alpha must be strictly between 0 and 1"),
+    (lambda: regression.standard_errors(np.ones((4, 1)), np.ones(3)), ValueError, r"y has shape \(3,\), expected \(4,\)"),
 ])
 def test_bad_input_is_named(call, error, pattern):
     with pytest.raises(error, match=pattern):

@@ -15,16 +15,22 @@ Conventions of the lecture:
   ``ElasticNet(alpha=(lam1 + lam2) / n, l1_ratio=lam1 / (lam1 + lam2))`` solve the same problems;
 * the lasso and the elastic net are solved by cyclic **coordinate descent**; it stops when the
   duality gap is at most ``tol * ||y_c||^2`` (``y_c`` the centred targets when there is an
-  intercept), scikit-learn's rule, so both stop at the same accuracy.
+  intercept), scikit-learn's rule, so both stop at the same accuracy;
+* **inference** (section 3) reads ``X`` as fixed and ``y = X w* + noise``, the noise ``N(0, sigma^2 I)``:
+  ``sigma^2`` is estimated by ``||e||^2 / (n - d)``, coordinate ``j`` of ``w`` has the standard error
+  ``sigma_hat sqrt([(X^T X)^{-1}]_jj)``, and ``w_j +- t_{n-d, 1-alpha/2} se_j`` covers ``w*_j`` with probability
+  exactly ``1 - alpha``. Student's t is computed here from its closed form for whole degrees of freedom
+  (no SciPy: the lecture does not import it).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import as_matrix, as_vector, nonnegative_float, positive_float, positive_int
+from ._checks import as_matrix, as_vector, nonnegative_float, open_unit_float, positive_float, positive_int
 
 LEAST_SQUARES_METHODS = ("qr", "svd", "normal")
 
@@ -35,6 +41,25 @@ class LinearFit:
 
     w: np.ndarray
     b: float
+
+
+@dataclass(frozen=True)
+class LeastSquaresInference:
+    """Least squares with its standard errors and confidence intervals (lecture 08, section 3).
+
+    ``w`` the estimate (d,); ``sigma2`` the unbiased noise estimate ``||e||^2 / (n - d)``; ``df = n - d``
+    the degrees of freedom of the residuals; ``se`` the standard errors (d,); ``lower`` and ``upper``
+    (d,) the ends of the intervals ``w_j +- t_{df, 1 - alpha/2} se_j``, each of which covers the true
+    ``w*_j`` with probability ``1 - alpha`` under the Gaussian model.
+    """
+
+    w: np.ndarray
+    sigma2: float
+    df: int
+    se: np.ndarray
+    alpha: float
+    lower: np.ndarray
+    upper: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -177,6 +202,136 @@ def fit_least_squares(X, y, fit_intercept: bool = True, method: str = "qr") -> L
     Xc, yc, x_mean, y_mean = _centred(X, y, fit_intercept)
     w = least_squares(Xc, yc, method)
     return LinearFit(w, y_mean - float(x_mean @ w))
+
+
+# --------------------------------------------------------------------------- inference
+
+
+def _t_coefficients(df: int) -> np.ndarray:
+    """The coefficients of the series of :func:`_t_central`, lowest power first."""
+    if df % 2 == 0:
+        i = np.arange(1, df // 2)
+        return np.r_[1.0, np.cumprod((2 * i - 1) / (2 * i))]
+    i = np.arange(1, (df - 1) // 2)
+    return np.r_[1.0, np.cumprod(2 * i / (2 * i + 1))] if df > 1 else np.zeros(0)
+
+
+def _t_central(theta, df: int, coefficients=None):
+    """``P(|T| <= sqrt(df) tan(theta))`` for Student's t with ``df`` (whole) degrees of freedom, ``theta`` in
+    [0, pi/2]: the finite series of Abramowitz and Stegun (26.7.3, 26.7.4), in ``c = cos^2 theta``:
+
+    * ``df`` even: ``sin(theta) (1 + 1/2 c + (1 3)/(2 4) c^2 + ... )``, ``df / 2`` terms;
+    * ``df`` odd: ``2/pi (theta + sin(theta) cos(theta) (1 + 2/3 c + (2 4)/(3 5) c^2 + ...))``, ``(df - 1) / 2``
+      terms (none for ``df = 1``, the Cauchy distribution).
+
+    Every term is positive: nothing cancels, and the cost grows like ``df``."""
+    if coefficients is None:
+        coefficients = _t_coefficients(df)
+    if isinstance(theta, float):
+        cos, sin = math.cos(theta), math.sin(theta)
+    else:
+        theta = np.asarray(theta, dtype=float)
+        cos, sin = np.cos(theta), np.sin(theta)
+    c = cos * cos
+    series = 0.0 * c
+    for a in coefficients[::-1]:                        # Horner, from the highest power of c down
+        series = series * c + a
+    if df % 2 == 0:
+        return sin * series
+    return 2 / math.pi * (theta + sin * cos * series)
+
+
+def t_cdf(t, df: int):
+    """The distribution function ``P(T <= t)`` of Student's t with ``df`` degrees of freedom (a whole
+    number >= 1), elementwise, from the closed form of :func:`_t_central` (accurate to about ``df`` times
+    the machine precision, absolutely; SciPy's ``scipy.stats.t.cdf`` is the tests' oracle)."""
+    df = positive_int(df, "df")
+    t = np.asarray(t, dtype=float)
+    if np.isnan(t).any():
+        raise ValueError("t contains NaN")
+    central = _t_central(np.arctan(np.abs(t) / np.sqrt(df)), df)
+    return (0.5 + np.sign(t) * central / 2)[()]
+
+
+def t_quantile(q, df: int):
+    """The ``q``-quantile of Student's t with ``df`` degrees of freedom (a whole number >= 1), ``q`` in
+    (0, 1), elementwise: the ``t`` with ``P(T <= t) = q``.
+
+    Found by bisection on the angle ``theta = arctan(t / sqrt(df))`` in [0, pi/2), where
+    ``P(|T| <= t)`` climbs from 0 to 1: 64 halvings pin ``theta`` to round-off, whatever ``q`` (the result
+    is within a relative 1e-9 of SciPy's ``scipy.stats.t.ppf`` for ``q`` in [1e-6, 1 - 1e-6]). Lecture 08
+    builds its confidence intervals ``w_j +- t_{n-d, 1-alpha/2} se_j`` with it (no SciPy needed).
+
+    Examples
+    --------
+    >>> round(float(t_quantile(0.975, 2)), 6)     # df = 2: P(|T| <= t) = t / sqrt(2 + t^2) = 0.95
+    4.302653
+    """
+    df = positive_int(df, "df")
+    q = np.asarray(q, dtype=float)
+    if not ((q > 0) & (q < 1)).all():
+        raise ValueError(f"q must be strictly between 0 and 1; got {q[~((q > 0) & (q < 1))].ravel()[:3].tolist()}")
+    target = np.abs(2 * q - 1)                          # P(|T| <= |t|)
+    coefficients = _t_coefficients(df).tolist()
+    if q.ndim == 0:                                     # one quantile: the same halvings on Python floats
+        low, high, target = 0.0, math.pi / 2, float(target)
+        for _ in range(64):
+            middle = (low + high) / 2
+            if _t_central(middle, df, coefficients) < target:
+                low = middle
+            else:
+                high = middle
+        return float(np.sign(q - 0.5) * math.sqrt(df) * math.tan((low + high) / 2))
+    low, high = np.zeros_like(q), np.full_like(q, np.pi / 2)
+    for _ in range(64):
+        middle = (low + high) / 2
+        below = _t_central(middle, df, coefficients) < target
+        low, high = np.where(below, middle, low), np.where(below, high, middle)
+    return np.sign(q - 0.5) * np.sqrt(df) * np.tan((low + high) / 2)
+
+
+def _full_rank_with_residual_room(X, y):
+    X, y = _data(X, y)
+    n, d = X.shape
+    if n <= d:
+        raise ValueError(f"X has shape {X.shape}: estimating the noise needs more rows than columns (n > d), "
+                         "so that the residuals have n - d > 0 directions")
+    return X, y
+
+
+def standard_errors(X, y) -> np.ndarray:
+    """The standard errors of the least-squares coefficients, ``sigma_hat sqrt([(X^T X)^{-1}]_jj)`` (d,),
+    with ``sigma_hat^2 = ||y - X w_hat||^2 / (n - d)`` (lecture 08, section 3). ``X`` of full column rank,
+    ``n > d``. Computed from ``X = QR``: ``(X^T X)^{-1} = R^{-1} R^{-T}``, whose diagonal holds the squared
+    norms of the rows of ``R^{-1}``."""
+    return least_squares_inference(X, y).se
+
+
+def least_squares_inference(X, y, alpha: float = 0.05) -> LeastSquaresInference:
+    """Least squares with standard errors and the confidence intervals of level ``1 - alpha``.
+
+    Under the model ``y = X w* + noise`` (``X`` fixed, of full column rank, ``n > d``; the noise
+    ``N(0, sigma^2 I)``), ``(w_hat_j - w*_j) / se_j`` has Student's t distribution with ``n - d`` degrees
+    of freedom, so the interval ``w_hat_j +- t_{n-d, 1-alpha/2} se_j`` covers ``w*_j`` with probability
+    exactly ``1 - alpha`` (lecture 08, section 3). No intercept is added: put a column of ones in ``X``
+    for one (it then counts in ``d``).
+
+    Returns
+    -------
+    LeastSquaresInference
+        ``w``, ``sigma2``, ``df``, ``se``, ``alpha``, ``lower``, ``upper``.
+    """
+    X, y = _full_rank_with_residual_room(X, y)
+    alpha = open_unit_float(alpha, "alpha")
+    n, d = X.shape
+    w = least_squares(X, y, "qr")                       # raises if X is not of full column rank
+    R = np.linalg.qr(X, mode="r")
+    R_inv = np.column_stack([_solve_upper(R, column) for column in np.eye(d)])
+    e = y - X @ w
+    sigma2 = float(e @ e) / (n - d)
+    se = np.sqrt(sigma2 * np.einsum("ij,ij->i", R_inv, R_inv))
+    half = float(t_quantile(1 - alpha / 2, n - d)) * se
+    return LeastSquaresInference(w, sigma2, n - d, se, alpha, w - half, w + half)
 
 
 # --------------------------------------------------------------------------- ridge

@@ -127,6 +127,89 @@ BANK = {
                 "    return np.array(w)\n"),
         },
     },
+    "standard_errors": {
+        "wrong": {
+            "sigma_hat^2 = ||e||^2 / n, the MLE, in place of ||e||^2 / (n - d)": (
+                "def standard_errors(X, y):\n"
+                "    n, d = X.shape\n"
+                "    XtX_inv = np.linalg.inv(X.T @ X)\n"
+                "    e = y - X @ (XtX_inv @ (X.T @ y))\n"
+                "    return np.sqrt(e @ e / n * np.diag(XtX_inv))\n"),
+            "n - d - 1, one more degree of freedom taken off for an intercept already counted in d": (
+                "def standard_errors(X, y):\n"
+                "    n, d = X.shape\n"
+                "    XtX_inv = np.linalg.inv(X.T @ X)\n"
+                "    e = y - X @ (XtX_inv @ (X.T @ y))\n"
+                "    return np.sqrt(e @ e / (n - d - 1) * np.diag(XtX_inv))\n"),
+            "the variances returned, no square root": (
+                "def standard_errors(X, y):\n"
+                "    n, d = X.shape\n"
+                "    XtX_inv = np.linalg.inv(X.T @ X)\n"
+                "    e = y - X @ (XtX_inv @ (X.T @ y))\n"
+                "    return e @ e / (n - d) * np.diag(XtX_inv)\n"),
+            "sigma_hat^2 forgotten: sqrt([(X^T X)^-1]_jj), the standard errors at sigma = 1": (
+                "def standard_errors(X, y):\n"
+                "    return np.sqrt(np.diag(np.linalg.inv(X.T @ X)))\n"),
+            "the inverse of the diagonal of X^T X in place of the diagonal of the inverse": (
+                "def standard_errors(X, y):\n"
+                "    n, d = X.shape\n"
+                "    w = np.linalg.solve(X.T @ X, X.T @ y)\n"
+                "    e = y - X @ w\n"
+                "    return np.sqrt(e @ e / (n - d) / np.diag(X.T @ X))\n"),
+            "the diagonal of X^T X itself, as if it were the covariance": (
+                "def standard_errors(X, y):\n"
+                "    n, d = X.shape\n"
+                "    w = np.linalg.solve(X.T @ X, X.T @ y)\n"
+                "    e = y - X @ w\n"
+                "    return np.sqrt(e @ e / (n - d) * np.diag(X.T @ X))\n"),
+            "np.std of the residuals (around their mean, divided by n)": (
+                "def standard_errors(X, y):\n"
+                "    w = np.linalg.solve(X.T @ X, X.T @ y)\n"
+                "    return np.std(y - X @ w) * np.sqrt(np.diag(np.linalg.inv(X.T @ X)))\n"),
+            "sigma_hat divided by sqrt(n), the standard error of a mean, for every coefficient": (
+                "def standard_errors(X, y):\n"
+                "    n, d = X.shape\n"
+                "    w = np.linalg.solve(X.T @ X, X.T @ y)\n"
+                "    e = y - X @ w\n"
+                "    return np.full(d, np.sqrt(e @ e / (n - d) / n))\n"),
+            "np.linalg.lstsq for the residuals (withheld)": (
+                "def standard_errors(X, y):\n"
+                "    n, d = X.shape\n"
+                "    w, rss, rank, s = np.linalg.lstsq(X, y, rcond=None)\n"
+                "    return np.sqrt(rss[0] / (n - d) * np.diag(np.linalg.inv(X.T @ X)))\n"),
+            "the library's standard_errors (shortcut)": (
+                "def standard_errors(X, y):\n"
+                "    return regression.standard_errors(X, y)\n"),
+            "the library's least_squares_inference (shortcut)": (
+                "def standard_errors(X, y):\n"
+                "    return regression.least_squares_inference(X, y).se\n"),
+        },
+        "right": {
+            "the inverse of X^T X by np.linalg.inv": (
+                "def standard_errors(X, y):\n"
+                "    n, d = X.shape\n"
+                "    XtX_inv = np.linalg.inv(X.T @ X)\n"
+                "    e = y - X @ XtX_inv @ X.T @ y\n"
+                "    return np.sqrt((e ** 2).sum() / (n - d) * np.diag(XtX_inv))\n"),
+            "the thin SVD: [(X^T X)^-1]_jj = sum_k V_jk^2 / s_k^2": (
+                "def standard_errors(X, y):\n"
+                "    n, d = X.shape\n"
+                "    U, s, Vt = np.linalg.svd(X, full_matrices=False)\n"
+                "    e = y - U @ (U.T @ y)\n"
+                "    return np.sqrt(e @ e / (n - d) * ((Vt.T / s) ** 2).sum(axis=1))\n"),
+            "column by column: 1 / ||(I - H_-j) X_j||^2 through the residual of X_j on the other columns": (
+                "def standard_errors(X, y):\n"
+                "    n, d = X.shape\n"
+                "    e = y - X @ np.linalg.solve(X.T @ X, X.T @ y)\n"
+                "    out = []\n"
+                "    for j in range(d):\n"
+                "        xj, others = X[:, j], np.delete(X, j, axis=1)\n"
+                "        if d > 1:\n"
+                "            xj = xj - others @ np.linalg.solve(others.T @ others, others.T @ xj)\n"
+                "        out.append(np.sqrt(e @ e / (n - d) / (xj @ xj)))\n"
+                "    return np.array(out)\n"),
+        },
+    },
     "ridge_with_intercept": {
         "wrong": {
             "the library's fit_ridge, as a released demo once showed (shortcut)": (
