@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import as_gram_and_labels, as_labels, as_matrix, positive_float, positive_int
+from ._checks import as_gram_and_labels, as_labels, as_matrix, as_vector, positive_float, positive_int
 
 _TAU = 1e-12      # libsvm's floor on the curvature of a pair (a non-positive one means a flat direction)
 
@@ -262,3 +262,154 @@ def kkt_report(alpha, K, y, b, C, tol=1e-3) -> dict:
         "alpha out of [0, C]": int(np.sum((alpha < -edge) | (alpha > C + edge))),
         "sum alpha y != 0": int(abs(alpha @ y) > 1e-8 * max(1.0, alpha.sum())),
     }
+
+
+# --------------------------------------------------------------------------- the primal by stochastic subgradients
+
+
+def fit_svm_through_origin(X, y, C=1.0, tol=1e-9, max_iter=None) -> np.ndarray:
+    """The linear SVM without a bias: ``w`` minimising ``1/2 ||w||^2 + C sum_i hinge(y_i w . x_i)``.
+
+    Lecture 07 (section 7): Pegasos penalises its bias, so it solves this problem on the points
+    ``(1, x_i)``. :func:`fit_svm` always fits a bias; on the ``2 n`` points ``y_i x_i`` (label +1) and
+    ``-y_i x_i`` (label -1) with cost ``C / 2`` its objective is
+    ``1/2 ||w||^2 + C/2 sum_i [hinge(y_i w . x_i + b) + hinge(y_i w . x_i - b)]``, convex and unchanged by
+    ``b -> -b``, so ``b = 0`` is optimal there and the two problems share their (unique) ``w``.
+    ``C = np.inf`` is the hard margin through the origin (the data must be separable through it).
+
+    >>> fit_svm_through_origin([[2.0], [-1.0]], [1, -1], C=10.0).round(6).tolist()
+    [1.0]
+    """
+    X = as_matrix(X)
+    y = as_labels(y, len(X))
+    C = _cost(C)
+    S = X * y[:, None]
+    S = np.vstack([S, -S])
+    s = np.r_[np.ones(len(y), int), -np.ones(len(y), int)]
+    fit = fit_svm(S @ S.T, s, C=C / 2, tol=tol, max_iter=max_iter)
+    return weights(S, s, fit.alpha)
+
+
+def pegasos_objective(w, b, X, y, lam) -> float:
+    """``lam/2 (||w||^2 + b^2) + (1/n) sum_i hinge(y_i (w . x_i + b))``: Pegasos's objective, the bias
+    penalised like a weight (pass ``b = 0`` for a classifier through the origin).
+
+    Lecture 07 (section 7). With ``lam = 1 / (C n)`` it is ``lam`` times the soft-margin objective on the
+    points ``(1, x_i)`` without a bias, ``1/2 ||(b, w)||^2 + C sum_i hinge``.
+    """
+    X = as_matrix(X)
+    y = as_labels(y, len(X))
+    w = np.asarray(w, dtype=float)
+    if w.shape != (X.shape[1],):
+        raise ValueError(f"w has shape {w.shape}; expected ({X.shape[1]},), one weight per feature")
+    lam = positive_float(lam, "lam")
+    b = float(b)
+    return float(0.5 * lam * (w @ w + b * b) + hinge_loss(y * (X @ w + b)).mean())
+
+
+def pegasos_step(w, z, y, lam, t, project=True) -> np.ndarray:
+    """One step of Pegasos: ``w_{t+1}`` from ``w_t`` and the example ``(z, y)`` drawn at step ``t``.
+
+    Lecture 07 (section 7). With the margin ``m = y w . z``: ``w - tau g`` for the subgradient
+    ``g = lam w - [m < 1] y z`` and the step ``tau = 1 / (lam t)``, that is
+    ``(1 - 1/t) w + [m < 1] y z / (lam t)`` (a margin of exactly 1 takes the subgradient without the hinge);
+    then, with ``project``, the projection onto the ball ``||w|| <= 1 / sqrt(lam)``. ``z`` is the point as
+    Pegasos sees it, ``(1, x)`` when the bias is learnt. A new array is returned; ``w`` is left alone.
+
+    >>> pegasos_step(np.zeros(2), np.array([1.0, 2.0]), -1, lam=0.5, t=1).round(4).tolist()   # (-2, -4), shortened
+    [-0.6325, -1.2649]
+    """
+    w = as_vector(w, "w")
+    z = as_vector(z, "z", w.shape[0])
+    if isinstance(y, bool) or np.ndim(y) != 0 or y not in (-1, 1):
+        raise ValueError(f"y must be the label -1 or +1 of the example; got {y!r}")
+    lam = positive_float(lam, "lam")
+    t = positive_int(t, "t")
+    active = y * (w @ z) < 1.0
+    new = (1.0 - 1.0 / t) * w + (y / (lam * t)) * z * active
+    if project:
+        norm2 = new @ new
+        if norm2 > 1.0 / lam:
+            new *= 1.0 / np.sqrt(lam * norm2)
+    return new
+
+
+@dataclass(frozen=True)
+class PegasosResult:
+    """What :func:`pegasos` returns: the average iterate ``(w, b)`` (the mean of ``w_1, ..., w_T``, the
+    points at which the ``T`` subgradients were taken), the last iterate ``(w_last, b_last)`` (``w_{T+1}``),
+    ``lam``, the index of the example drawn at each step (``order``, shape (T,)), and, when asked for,
+    ``path`` of shape (T + 1, d + 1): row ``t - 1`` is the iterate ``w_t`` as ``(b, w)``, the bias first
+    (0 throughout without a bias)."""
+
+    w: np.ndarray
+    b: float
+    w_last: np.ndarray
+    b_last: float
+    lam: float
+    order: np.ndarray
+    path: np.ndarray | None
+
+
+def pegasos(X, y, lam, n_iter, rng, bias=True, project=True, steps=None, path=False) -> PegasosResult:
+    """Pegasos (Shalev-Shwartz, Singer, Srebro and Cotter, 2011): stochastic subgradient descent on
+    ``F(w) = lam/2 ||w||^2 + (1/n) sum_i hinge(y_i w . z_i)``, with ``z_i = (1, x_i)`` when ``bias`` (the
+    bias is then penalised like a weight) and ``z_i = x_i`` otherwise.
+
+    Lecture 07 (section 7). Starting from ``w_1 = 0``, step ``t = 1, ..., T`` draws ``i`` uniformly (with
+    ``rng``), takes the subgradient ``g_t = lam w_t - [y_i w_t . z_i < 1] y_i z_i`` of
+    ``F_i(w) = lam/2 ||w||^2 + hinge(y_i w . z_i)`` and steps ``w_{t+1} = w_t - tau_t g_t`` with
+    ``tau_t = 1 / (lam t)`` (as :func:`pegasos_step`); with ``project``, ``w_{t+1}`` is then projected onto the
+    ball ``||w|| <= 1 / sqrt(lam)``, which holds the minimiser. ``steps`` (shape (T,), positive) replaces the
+    steps ``tau_t`` (for comparison: a constant step, or ``1/t``). The result holds the average iterate
+    (the one the guarantee is about) and the last. ``lam = 1 / (C n)`` makes ``F`` equal to ``lam`` times the
+    lecture's soft-margin objective with the bias penalised (see :func:`pegasos_objective`).
+
+    >>> X, y = [[1.0], [-1.0]], [1, -1]                      # F is smallest at w = 1, b = 0: F = 0.25
+    >>> r = pegasos(X, y, lam=0.5, n_iter=1000, rng=np.random.default_rng(0))
+    >>> round(pegasos_objective(r.w, r.b, X, y, 0.5), 2), round(float(r.w_last[0]), 2), abs(r.b_last) < 0.01
+    (0.25, 1.0, True)
+    """
+    X = as_matrix(X)
+    y = as_labels(y, len(X))
+    lam = positive_float(lam, "lam")
+    T = positive_int(n_iter, "n_iter")
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator (np.random.default_rng(seed)); got {type(rng).__name__}")
+    if steps is None:
+        steps = 1.0 / (lam * np.arange(1, T + 1))
+    else:
+        steps = np.asarray(steps, dtype=float)
+        if steps.shape != (T,):
+            raise ValueError(f"steps has shape {steps.shape}; expected ({T},), one step size per iteration")
+        if not np.all(np.isfinite(steps)) or not np.all(steps > 0):
+            raise ValueError("steps must be finite and > 0")
+    n, d = X.shape
+    Z = np.column_stack([np.ones(n), X]) if bias else np.column_stack([np.zeros(n), X])
+    rows = list(Z * y[:, None])                   # y_i z_i, one array per example (indexing a list is cheaper)
+    order = rng.integers(0, n, T)
+    radius2 = 1.0 / lam
+    w = np.zeros(d + 1)
+    total = np.zeros(d + 1)
+    W = np.empty((T + 1, d + 1)) if path else None
+    # a Python loop, the algorithm being sequential: Python numbers for the scalars, in-place updates for w
+    for t, (i, tau, shrink) in enumerate(zip(order.tolist(), steps.tolist(), (1.0 - lam * steps).tolist())):
+        if path:
+            W[t] = w
+        else:
+            total += w
+        yz = rows[i]
+        if w.dot(yz) < 1.0:                      # the margin y_i w . z_i, before the step
+            w *= shrink
+            w += tau * yz
+        else:
+            w *= shrink
+        if project:
+            norm2 = w.dot(w)
+            if norm2 > radius2:
+                w *= (radius2 / norm2) ** 0.5
+    if path:
+        W[T] = w
+        total = W[:T].sum(axis=0)
+    mean = total / T
+    return PegasosResult(mean[1:].copy(), float(mean[0]), w[1:].copy(), float(w[0]), lam, order, W)

@@ -266,4 +266,86 @@ BANK = {
                 "    return float(np.reciprocal(np.sqrt(norm2)))\n"),
         },
     },
+    "pegasos_step": {
+        "wrong": {
+            "the shrinking (1 - 1/t) w forgotten": (
+                "def pegasos_step(w, z, y, lam, t):\n"
+                "    new = w + (y * z / (lam * t) if y * (w @ z) < 1 else 0.0)\n"
+                "    length = np.sqrt(new @ new)\n"
+                "    return new / (np.sqrt(lam) * length) if length > 1 / np.sqrt(lam) else new\n"),
+            "the step 1/t, lambda forgotten in it": (
+                "def pegasos_step(w, z, y, lam, t):\n"
+                "    g = lam * w - (y * z if y * (w @ z) < 1 else 0.0)\n"
+                "    new = w - g / t\n"
+                "    length = np.sqrt(new @ new)\n"
+                "    return new / (np.sqrt(lam) * length) if length > 1 / np.sqrt(lam) else new\n"),
+            "a margin of exactly 1 counted (m <= 1)": (
+                "def pegasos_step(w, z, y, lam, t):\n"
+                "    new = (1 - 1 / t) * w\n"
+                "    if y * (w @ z) <= 1:\n"
+                "        new = new + y * z / (lam * t)\n"
+                "    length = np.sqrt(new @ new)\n"
+                "    return new / (np.sqrt(lam) * length) if length > 1 / np.sqrt(lam) else new\n"),
+            "the margin taken after the shrinking": (
+                "def pegasos_step(w, z, y, lam, t):\n"
+                "    new = (1 - 1 / t) * w\n"
+                "    if y * (new @ z) < 1:\n"
+                "        new = new + y * z / (lam * t)\n"
+                "    length = np.sqrt(new @ new)\n"
+                "    return new / (np.sqrt(lam) * length) if length > 1 / np.sqrt(lam) else new\n"),
+            "no projection onto the ball": (
+                "def pegasos_step(w, z, y, lam, t):\n"
+                "    new = (1 - 1 / t) * w\n"
+                "    if y * (w @ z) < 1:\n"
+                "        new = new + y * z / (lam * t)\n"
+                "    return new\n"),
+            "the ball of radius 1 / lam instead of 1 / sqrt(lam)": (
+                "def pegasos_step(w, z, y, lam, t):\n"
+                "    new = (1 - 1 / t) * w\n"
+                "    if y * (w @ z) < 1:\n"
+                "        new = new + y * z / (lam * t)\n"
+                "    length = np.sqrt(new @ new)\n"
+                "    return new / (lam * length) if length > 1 / lam else new\n"),
+            "the label left out of the margin": (
+                "def pegasos_step(w, z, y, lam, t):\n"
+                "    new = (1 - 1 / t) * w\n"
+                "    if w @ z < 1:\n"
+                "        new = new + y * z / (lam * t)\n"
+                "    length = np.sqrt(new @ new)\n"
+                "    return new / (np.sqrt(lam) * length) if length > 1 / np.sqrt(lam) else new\n"),
+            "w changed in place": (
+                "def pegasos_step(w, z, y, lam, t):\n"
+                "    active = y * (w @ z) < 1\n"
+                "    w *= 1 - 1 / t\n"
+                "    if active:\n"
+                "        w += y * z / (lam * t)\n"
+                "    length = np.sqrt(w @ w)\n"
+                "    if length > 1 / np.sqrt(lam):\n"
+                "        w /= np.sqrt(lam) * length\n"
+                "    return w\n"),
+            "the library's pegasos_step (shortcut)": (
+                "def pegasos_step(w, z, y, lam, t):\n"
+                "    return svm.pegasos_step(w, z, y, lam, t)\n"),
+        },
+        "right": {
+            "w minus tau times the subgradient, the projection as a factor min(1, ...)": (
+                "def pegasos_step(w, z, y, lam, t):\n"
+                "    hinge_part = y * z if y * np.dot(w, z) < 1 else np.zeros_like(w)\n"
+                "    v = w - (lam * w - hinge_part) / (lam * t)\n"
+                "    length = np.linalg.norm(v)\n"
+                "    return v * min(1.0, 1.0 / (np.sqrt(lam) * length)) if length > 0 else v\n"),
+            "a loop over the coordinates": (
+                "def pegasos_step(w, z, y, lam, t):\n"
+                "    margin = y * sum(a * b for a, b in zip(w, z))\n"
+                "    out = []\n"
+                "    for a, b in zip(w, z):\n"
+                "        out.append((1 - 1 / t) * a + (y * b / (lam * t) if margin < 1 else 0.0))\n"
+                "    out = np.array(out, dtype=float)\n"
+                "    radius = lam ** -0.5\n"
+                "    length = float(np.sqrt(np.sum(out ** 2)))\n"
+                "    if length > radius:\n"
+                "        out = out * (radius / length)\n"
+                "    return out\n"),
+        },
+    },
 }
