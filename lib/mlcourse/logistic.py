@@ -24,7 +24,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._checks import argmax_ties_to_largest, as_matrix, as_vector, nonnegative_float, positive_float, positive_int
-from .losses import expit
 
 FIT_METHODS = ("newton", "gradient")
 
@@ -54,8 +53,17 @@ def _problem(theta, Z, y):
 
 
 def sigmoid(a):
-    """``1 / (1 + e^{-a})``, elementwise, without overflow for large ``|a|``."""
-    return expit(np.asarray(a, dtype=float))
+    """``1 / (1 + e^{-a})``, elementwise, without overflow for large ``|a|``.
+
+    Computed from ``e^{-|a|}``, which never overflows: ``sigm(-|a|) = e^{-|a|} / (1 + e^{-|a|})`` keeps its
+    digits in the far tail, and ``sigm(|a|) = 1 - sigm(-|a|)`` is at least 1/2, so nothing cancels.
+    (The same values as ``losses.expit``, in fewer passes over the array: gradient descent calls it
+    once per step.)
+    """
+    a = np.asarray(a, dtype=float)
+    e = np.exp(-np.abs(a))
+    e /= 1.0 + e
+    return np.where(a >= 0, 1.0 - e, e)
 
 
 def log_one_plus_exp(a):
