@@ -129,3 +129,147 @@ def test_pinball_loss_is_smallest_at_the_quantile(tau):
 def test_bad_input_is_named(call, error, pattern):
     with pytest.raises(error, match=pattern):
         call()
+
+
+# --------------------------------------------------------------------------- softmax regression (several classes)
+
+
+def multiclass_sample(rng, n, d, K, scale=1.0):
+    X = rng.standard_normal((n, d)) * scale
+    W = rng.standard_normal((d, K)) / scale
+    A = X @ W + rng.standard_normal(K)
+    P = np.exp(A - A.max(axis=1, keepdims=True))
+    P /= P.sum(axis=1, keepdims=True)
+    y = (rng.uniform(size=(n, 1)) > P.cumsum(axis=1)).sum(axis=1)
+    y[:K] = np.arange(K)                                      # every class present
+    return X, y
+
+
+def test_softmax_is_stable_and_equals_scipys():
+    from scipy.special import softmax as scipy_softmax
+
+    A = np.array([[0.0, 0.0, 0.0], [1000.0, 999.0, -1000.0], [-5000.0, -5001.0, -4000.0], [1e4, -1e4, 0.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                        # no overflow, no 0/0
+        P = logistic.softmax(A)
+    np.testing.assert_allclose(P, scipy_softmax(A, axis=1), rtol=1e-12, atol=1e-300)
+    np.testing.assert_allclose(P.sum(axis=1), 1.0, rtol=1e-15)
+    assert P[3].tolist() == [1.0, 0.0, 0.0]
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(1, 30), d=st.integers(1, 4), K=st.integers(2, 5), lam=st.floats(0, 10), seed=st.integers(0, 2**32 - 1))
+def test_softmax_gradient_and_hessian_are_the_derivatives_of_the_loss(n, d, K, lam, seed):
+    rng = np.random.default_rng(seed)
+    Z, y = add_bias(rng.standard_normal((n, d))), rng.integers(0, K, size=n)
+    Theta = rng.standard_normal((d + 1, K))
+    G, H = logistic.softmax_gradient(Theta, Z, y, lam), logistic.softmax_hessian(Theta, Z, y, lam)
+    eps, D = 1e-6, (d + 1) * K
+    E = np.eye(D).reshape(D, d + 1, K) * eps
+    numeric_G = np.array([(logistic.softmax_log_loss(Theta + e, Z, y, lam) - logistic.softmax_log_loss(Theta - e, Z, y, lam))
+                          / (2 * eps) for e in E]).reshape(d + 1, K)
+    numeric_H = np.array([((logistic.softmax_gradient(Theta + e, Z, y, lam) - logistic.softmax_gradient(Theta - e, Z, y, lam))
+                           / (2 * eps)).ravel() for e in E])
+    np.testing.assert_allclose(G, numeric_G, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(H, numeric_H, rtol=1e-5, atol=1e-6)
+    assert np.linalg.eigvalsh(H).min() >= -1e-10 * max(1.0, np.abs(H).max())     # convex
+    # the flat directions: adding c to every column changes neither the unpenalised loss nor the probabilities
+    c = rng.standard_normal(d + 1) * 10
+    assert logistic.softmax_log_loss(Theta + c[:, None], Z, y) == pytest.approx(logistic.softmax_log_loss(Theta, Z, y), rel=1e-9)
+    np.testing.assert_allclose(logistic.softmax_gradient(Theta, Z, y).sum(axis=1), 0.0, atol=1e-12)
+    v = np.kron(c, np.ones(K))                                # the shift, flattened as the Hessian's index j * K + k
+    np.testing.assert_allclose(H @ v, lam * v * (np.arange(v.size) >= K), atol=1e-9 * max(1.0, np.abs(H).max()) * np.abs(v).max())
+
+
+def test_softmax_log_loss_equals_scikit_learns_log_loss_with_huge_scores():
+    from sklearn.metrics import log_loss
+
+    rng = np.random.default_rng(5)
+    Z, y = add_bias(rng.standard_normal((40, 2))), np.arange(40) % 3
+    Theta = rng.standard_normal((3, 3))
+    expected = log_loss(y, logistic.predict_softmax_proba(Theta, Z), labels=[0, 1, 2])
+    assert logistic.softmax_log_loss(Theta, Z, y) == pytest.approx(expected, rel=1e-12)
+    huge = np.array([[0.0, 0.0, 0.0], [2000.0, -2000.0, 0.0], [0.0, 0.0, 0.0]])
+    Z1 = np.array([[1.0, 1.0, 0.0], [1.0, -1.0, 0.0]])     # scores (2000, -2000, 0) and (-2000, 2000, 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        value = logistic.softmax_log_loss(huge, Z1, [1, 1])
+        G = logistic.softmax_gradient(huge, Z1, [1, 1])
+    assert value == pytest.approx(2000.0, rel=1e-12)           # (4000 + 0) / 2: a confident miss costs its margin
+    np.testing.assert_allclose(G, Z1.T @ (np.array([[1.0, -1.0, 0.0], [0.0, 0.0, 0.0]])) / 2, atol=1e-300)
+
+
+@pytest.mark.parametrize("C", [1e4, 1.0, 0.05])
+@pytest.mark.parametrize("K", [3, 4])
+def test_fit_softmax_equals_scikit_learns_multinomial_logistic_regression(C, K):
+    rng = np.random.default_rng(K)
+    for _ in range(3):
+        n, d = int(rng.integers(40, 300)), int(rng.integers(1, 5))
+        X, y = multiclass_sample(rng, n, d, K, scale=10 ** rng.uniform(-1, 1))
+        reference = LogisticRegression(C=C, tol=1e-12, max_iter=100_000).fit(X, y)
+        expected_Theta = np.vstack([reference.intercept_, reference.coef_.T])
+        fit = logistic.fit_softmax(add_bias(X), y, lam=1 / (n * C), tol=1e-10)
+        assert fit.converged
+        np.testing.assert_allclose(fit.Theta.sum(axis=1), 0.0, atol=1e-10)               # centred, as scikit-learn's
+        np.testing.assert_allclose(logistic.predict_softmax_proba(fit.Theta, add_bias(X)), reference.predict_proba(X), atol=1e-6)
+        np.testing.assert_allclose(fit.Theta, expected_Theta, rtol=1e-4, atol=1e-5 * max(1.0, np.abs(expected_Theta).max()))
+        assert np.all(np.diff(fit.losses) <= 1e-12 * fit.losses[0])                         # never uphill
+
+
+def test_softmax_gradient_descent_reaches_newtons_fit_and_stays_centred():
+    rng = np.random.default_rng(8)
+    X, y = multiclass_sample(rng, 150, 2, 3)
+    Z = add_bias(X)
+    newton = logistic.fit_softmax(Z, y, lam=0.01, tol=1e-10)
+    descent = logistic.fit_softmax(Z, y, lam=0.01, method="gradient", tol=1e-8, max_iter=100_000)
+    assert descent.converged and newton.converged and newton.iterations < 15 < descent.iterations
+    assert np.all(np.diff(descent.losses) <= 1e-12 * descent.losses[0])                    # the step 1/M is safe
+    np.testing.assert_allclose(descent.Theta.sum(axis=1), 0.0, atol=1e-10)
+    np.testing.assert_allclose(descent.Theta, newton.Theta, atol=1e-5)
+
+
+def test_fit_softmax_with_two_classes_is_logistic_regression():
+    rng = np.random.default_rng(6)
+    X, y = sample(rng, 200, 3)
+    Z = add_bias(X)
+    fit = logistic.fit_softmax(Z, y, tol=1e-11)
+    binary = logistic.fit_logistic(Z, y, tol=1e-11)
+    np.testing.assert_allclose(fit.Theta[:, 1] - fit.Theta[:, 0], binary.theta, rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(logistic.predict_softmax_proba(fit.Theta, Z)[:, 1], logistic.predict_proba(binary.theta, Z), atol=1e-10)
+    assert logistic.softmax_log_loss(fit.Theta, Z, y) == pytest.approx(logistic.log_loss(binary.theta, Z, y) / len(y), rel=1e-10)
+
+
+def test_penalised_softmax_fit_is_stationary_and_its_weights_centred():
+    rng = np.random.default_rng(7)
+    X, y = multiclass_sample(rng, 120, 2, 3)
+    Z = add_bias(X)
+    fit = logistic.fit_softmax(Z, y, lam=0.1, tol=1e-12)
+    assert fit.converged and fit.iterations <= 15
+    np.testing.assert_allclose(logistic.softmax_gradient(fit.Theta, Z, y, 0.1), 0.0, atol=1e-12)
+    shifted = fit.Theta + np.array([0.0, 0.3, -0.2])[:, None]                 # same probabilities, larger penalty
+    assert logistic.softmax_log_loss(shifted, Z, y, 0.1) > logistic.softmax_log_loss(fit.Theta, Z, y, 0.1)
+
+
+def test_softmax_predictions_break_ties_towards_the_larger_class():
+    Theta = np.array([[0.0, 0.0, 0.0], [1.0, 1.0, -1.0]])
+    Z = np.array([[1.0, 1.0], [1.0, 0.0], [1.0, -1.0]])      # scores (1, 1, -1), (0, 0, 0), (-1, -1, 1)
+    assert logistic.predict_softmax(Theta, Z).tolist() == [1, 2, 2]
+
+
+@pytest.mark.parametrize("call, error, pattern", [
+    (lambda: logistic.softmax(np.zeros(3)), ValueError, r"A must be a 2-d array"),
+    (lambda: logistic.softmax_log_loss(np.zeros((3, 2)), np.ones((4, 2)), np.zeros(4, dtype=int)), ValueError, r"Theta has shape \(3, 2\), expected \(2, K\)"),
+    (lambda: logistic.softmax_log_loss(np.zeros((2, 1)), np.ones((4, 2)), np.zeros(4, dtype=int)), ValueError, "K >= 2"),
+    (lambda: logistic.softmax_gradient(np.zeros((2, 3)), np.ones((4, 2)), np.array([0, 1, 3, 0])), ValueError, "label 3, but Theta has K = 3"),
+    (lambda: logistic.softmax_gradient(np.zeros((2, 3)), np.ones((4, 2)), np.array([0, -1, 1, 0])), ValueError, "labels 0, ..., K - 1"),
+    (lambda: logistic.softmax_gradient(np.zeros((2, 3)), np.ones((4, 2)), np.array([0.5, 1, 1, 0])), ValueError, "integer labels"),
+    (lambda: logistic.softmax_hessian(np.zeros((2, 3)), np.ones((4, 2)), np.zeros(3, dtype=int)), ValueError, r"y has shape \(3,\), expected \(4,\)"),
+    (lambda: logistic.fit_softmax(np.ones((4, 2)), np.array([0, 1, 2, 0]), lam=-1.0), ValueError, "lam must be"),
+    (lambda: logistic.fit_softmax(np.ones((4, 2)), np.array([0, 1, 2, 0]), K=1), ValueError, "K must be at least 2"),
+    (lambda: logistic.fit_softmax(np.ones((4, 2)), np.array([0, 1, 2, 0]), method="sgd"), ValueError, "method must be one of"),
+    (lambda: logistic.fit_softmax(np.ones((4, 2)), np.array([0, 1, 2, 0]), K=2.0), TypeError, "K must be an integer"),
+    (lambda: logistic.predict_softmax_proba(np.zeros((3, 2)), np.ones((4, 2))), ValueError, r"Theta has shape \(3, 2\)"),
+])
+def test_softmax_bad_input_is_named(call, error, pattern):
+    with pytest.raises(error, match=pattern):
+        call()

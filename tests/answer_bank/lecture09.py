@@ -143,6 +143,87 @@ BANK = {
                 "    return np.linalg.solve(A.T @ A, Z.T @ (s * a - (p - y)))\n"),
         },
     },
+    "softmax_log_loss_gradient": {
+        "wrong": {
+            "the sign flipped: (1/n) Z^T (Y - P), the log-likelihood's gradient": (
+                "def softmax_log_loss_gradient(Theta, Z, y):\n"
+                "    A = Z @ Theta\n"
+                "    E = np.exp(A - A.max(axis=1, keepdims=True))\n"
+                "    P = E / E.sum(axis=1, keepdims=True)\n"
+                "    return Z.T @ (np.eye(Theta.shape[1])[y] - P) / len(y)\n"),
+            "no shift: the softmax as written (overflows for large scores)": (
+                "def softmax_log_loss_gradient(Theta, Z, y):\n"
+                "    with np.errstate(over='ignore', invalid='ignore'):\n"
+                "        E = np.exp(Z @ Theta)\n"
+                "        P = E / E.sum(axis=1, keepdims=True)\n"
+                "    return Z.T @ (P - np.eye(Theta.shape[1])[y]) / len(y)\n"),
+            "one maximum for the whole array, not each row's": (
+                "def softmax_log_loss_gradient(Theta, Z, y):\n"
+                "    A = Z @ Theta\n"
+                "    E = np.exp(A - A.max())\n"
+                "    with np.errstate(invalid='ignore'):\n"
+                "        P = E / E.sum(axis=1, keepdims=True)\n"
+                "    return Z.T @ (P - np.eye(Theta.shape[1])[y]) / len(y)\n"),
+            "the scores clipped to +-700 before the exponential": (
+                "def softmax_log_loss_gradient(Theta, Z, y):\n"
+                "    E = np.exp(np.clip(Z @ Theta, -700, 700))\n"
+                "    P = E / E.sum(axis=1, keepdims=True)\n"
+                "    return Z.T @ (P - np.eye(Theta.shape[1])[y]) / len(y)\n"),
+            "the 1/n forgotten: the gradient of the summed loss": (
+                "def softmax_log_loss_gradient(Theta, Z, y):\n"
+                "    A = Z @ Theta\n"
+                "    E = np.exp(A - A.max(axis=1, keepdims=True))\n"
+                "    P = E / E.sum(axis=1, keepdims=True)\n"
+                "    return Z.T @ (P - np.eye(Theta.shape[1])[y])\n"),
+            "transposed: (P - Y)^T Z / n, one row per class": (
+                "def softmax_log_loss_gradient(Theta, Z, y):\n"
+                "    A = Z @ Theta\n"
+                "    E = np.exp(A - A.max(axis=1, keepdims=True))\n"
+                "    P = E / E.sum(axis=1, keepdims=True)\n"
+                "    return (P - np.eye(Theta.shape[1])[y]).T @ Z / len(y)\n"),
+            "the softmax over the points (axis 0), not over the classes": (
+                "def softmax_log_loss_gradient(Theta, Z, y):\n"
+                "    A = Z @ Theta\n"
+                "    E = np.exp(A - A.max(axis=0, keepdims=True))\n"
+                "    P = E / E.sum(axis=0, keepdims=True)\n"
+                "    return Z.T @ (P - np.eye(Theta.shape[1])[y]) / len(y)\n"),
+            "the labels read as 1, ..., K (one-hot of y - 1)": (
+                "def softmax_log_loss_gradient(Theta, Z, y):\n"
+                "    A = Z @ Theta\n"
+                "    E = np.exp(A - A.max(axis=1, keepdims=True))\n"
+                "    P = E / E.sum(axis=1, keepdims=True)\n"
+                "    return Z.T @ (P - np.eye(Theta.shape[1])[y - 1]) / len(y)\n"),
+            "the library's softmax_gradient (shortcut)": (
+                "def softmax_log_loss_gradient(Theta, Z, y):\n"
+                "    return logistic.softmax_gradient(Theta, Z, y)\n"),
+            "the library's softmax (shortcut)": (
+                "def softmax_log_loss_gradient(Theta, Z, y):\n"
+                "    return Z.T @ (logistic.softmax(Z @ Theta) - np.eye(Theta.shape[1])[y]) / len(y)\n"),
+        },
+        "right": {
+            "a loop over the points, with math": (
+                "import math\n"
+                "\n"
+                "def softmax_log_loss_gradient(Theta, Z, y):\n"
+                "    n, K = len(y), Theta.shape[1]\n"
+                "    G = np.zeros(Theta.shape)\n"
+                "    for z_i, y_i in zip(Z, y):\n"
+                "        a = [float(z_i @ Theta[:, k]) for k in range(K)]\n"
+                "        m = max(a)\n"
+                "        e = [math.exp(a_k - m) for a_k in a]\n"
+                "        s = sum(e)\n"
+                "        for k in range(K):\n"
+                "            G[:, k] += (e[k] / s - (1.0 if k == y_i else 0.0)) * z_i\n"
+                "    return G / n\n"),
+            "P from the log-probabilities A - LSE, the gradient by einsum": (
+                "def softmax_log_loss_gradient(Theta, Z, y):\n"
+                "    A = Z @ Theta\n"
+                "    m = A.max(axis=1, keepdims=True)\n"
+                "    log_P = A - (m + np.log(np.exp(A - m).sum(axis=1, keepdims=True)))\n"
+                "    Y = (y[:, None] == np.arange(Theta.shape[1])).astype(float)\n"
+                "    return np.einsum('ij,ik->jk', Z, np.exp(log_P) - Y) / Z.shape[0]\n"),
+        },
+    },
     "nadaraya_watson_1d": {
         "wrong": {
             "no 1/2 in the exponent, e^{-u^2} (a bandwidth h / sqrt 2)": (
