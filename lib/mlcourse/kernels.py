@@ -12,7 +12,15 @@ Conventions of the lecture:
 * the **kernel perceptron** keeps ``alpha[i]``, the number of updates made on point ``i``; its score
   is ``f(x) = sum_i alpha_i y_i k(x_i, x)``. It is lecture 02's perceptron run on ``phi(x)`` without
   writing ``phi``: same order of the points, a mistake when ``y f(x) <= 0``, prediction ``sign``
-  with ``sign(0) = +1``, starting from ``w = 0`` (no bias: a constant in the kernel plays its part).
+  with ``sign(0) = +1``, starting from ``w = 0`` (no bias: a constant in the kernel plays its part);
+* **kernel ridge regression** minimises ``1/2 sum_i (y_i - f(x_i))^2 + lam/2 ||w||^2`` over
+  ``f(x) = w . phi(x)``; by the representer theorem ``f(x) = sum_i alpha_i k(x_i, x)`` with
+  ``alpha = (K + lam I)^{-1} y`` (:func:`kernel_ridge`; scikit-learn's ``KernelRidge(alpha=lam)``);
+* **random Fourier features** ``z(x) = sqrt(2/D) cos(omega x + b)`` with ``D`` frequencies ``omega_k``
+  drawn from ``N(0, I / sigma^2)`` and phases ``b_k`` from ``U[0, 2 pi]``: ``z(x) . z(x')`` is an
+  unbiased estimate of the RBF kernel of bandwidth ``sigma``, with variance
+  ``(1 + k^4 / 2 - k^2) / D`` where ``k = k(x, x')`` (scikit-learn's ``RBFSampler`` with
+  ``gamma = 1 / (2 sigma^2)`` draws the same map).
 """
 
 from __future__ import annotations
@@ -24,7 +32,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from ._checks import as_gram_and_labels, as_labels, as_matrix, nonnegative_float, positive_float, positive_int
+from ._checks import (as_gram_and_labels, as_labels, as_matrix, as_vector, nonnegative_float, positive_float,
+                      positive_int)
+from .data import as_rng
 from .neighbours import _pair, squared_distances
 
 # --------------------------------------------------------------------------- kernels
@@ -259,3 +269,101 @@ def kernel_decision_function(K_query, y_train, alpha) -> np.ndarray:
 def kernel_predict(K_query, y_train, alpha) -> np.ndarray:
     """Labels ``sign(f(x))`` in {-1, +1}, a score of exactly 0 predicting +1."""
     return np.where(kernel_decision_function(K_query, y_train, alpha) >= 0, 1, -1)
+
+
+# --------------------------------------------------------------------------- kernel ridge regression
+
+
+def kernel_ridge(K, y, lam) -> np.ndarray:
+    """The coefficients ``alpha = (K + lam I)^{-1} y`` of kernel ridge regression (lecture 06).
+
+    They minimise ``1/2 ||y - K alpha||^2 + lam/2 alpha' K alpha``, which is
+    ``1/2 sum_i (y_i - f(x_i))^2 + lam/2 ||w||^2`` for ``f = w . phi = sum_i alpha_i k(x_i, .)``; by the
+    representer theorem no ``w`` outside the span of the ``phi(x_i)`` does better. Predictions at new
+    points are ``K_query @ alpha`` with ``K_query[q, i] = k(x_q, x_i)``. Scikit-learn's
+    ``KernelRidge(alpha=lam, kernel="precomputed")`` has the same ``dual_coef_``.
+
+    Parameters
+    ----------
+    K : array of shape (n, n), the Gram matrix of the training points (symmetric, positive semidefinite)
+    y : array of shape (n,), real targets
+    lam : float > 0, the weight of the penalty
+
+    >>> kernel_ridge([[1.0, 0.0], [0.0, 1.0]], [2.0, 4.0], 1.0)
+    array([1., 2.])
+    """
+    K = np.asarray(K, dtype=float)
+    if K.ndim != 2 or K.shape[0] != K.shape[1] or K.size == 0:
+        raise ValueError(f"K must be the square Gram matrix of the training points; got shape {K.shape}")
+    if not np.all(np.isfinite(K)):
+        raise ValueError("K has entries that are not finite")
+    y = as_vector(y, "y", K.shape[0])
+    lam = positive_float(lam, "lam")
+    return np.linalg.solve((K + K.T) / 2 + lam * np.eye(len(y)), y)
+
+
+# --------------------------------------------------------------------------- random Fourier features
+
+
+def fourier_features(X, omega, b) -> np.ndarray:
+    """The map ``z(x) = sqrt(2/D) cos(omega x + b)`` of each row ``x`` of ``X`` (lecture 06), shape (n, D).
+
+    Parameters
+    ----------
+    X : array of shape (n, d), the points
+    omega : array of shape (D, d), one frequency per row
+    b : array of shape (D,), the phases
+
+    >>> fourier_features([[0.0], [np.pi]], [[1.0], [0.5]], [0.0, 0.0]).round(4)
+    array([[ 1.,  1.],
+           [-1.,  0.]])
+    """
+    X = as_matrix(X)
+    omega = as_matrix(omega, "omega")
+    if omega.shape[1] != X.shape[1]:
+        raise ValueError(f"omega has shape {omega.shape}: one frequency per row, with the dimension of X, "
+                         f"{X.shape[1]}, as its number of columns")
+    b = as_vector(b, "b", omega.shape[0])
+    D = omega.shape[0]
+    return math.sqrt(2.0 / D) * np.cos(X @ omega.T + b)
+
+
+@dataclass(frozen=True)
+class FourierFeatures:
+    """A drawn random Fourier map (what :func:`random_fourier_features` returns): frequencies ``omega``
+    (D, d), phases ``b`` (D,) and the bandwidth ``sigma`` they were drawn for. Call it on points ``X``
+    (n, d) for their features (n, D); the same map must be applied to training and new points."""
+
+    omega: np.ndarray
+    b: np.ndarray
+    sigma: float
+
+    @property
+    def D(self) -> int:
+        return self.omega.shape[0]
+
+    def __call__(self, X) -> np.ndarray:
+        return fourier_features(X, self.omega, self.b)
+
+
+def random_fourier_features(d, D, sigma, rng) -> FourierFeatures:
+    """Draw a random Fourier map of ``D`` features for the RBF kernel of bandwidth ``sigma`` in ``d``
+    dimensions (Rahimi and Recht; lecture 06).
+
+    The kernel ``exp(-||x - x'||^2 / (2 sigma^2))`` is ``E cos(omega . (x - x'))`` for
+    ``omega ~ N(0, I / sigma^2)`` (the characteristic function of that normal), and
+    ``2 cos(omega . x + b) cos(omega . x' + b) = cos(omega . (x - x')) + cos(omega . (x + x') + 2 b)``,
+    whose second term has mean 0 over ``b ~ U[0, 2 pi]``. So ``z(x) . z(x')`` is unbiased for the
+    kernel. Scikit-learn's ``RBFSampler(gamma=1 / (2 sigma^2))`` draws its ``random_weights_`` (the
+    transposed ``omega``) and ``random_offset_`` (``b``) from the same distributions.
+
+    >>> F = random_fourier_features(3, 500, 2.0, np.random.default_rng(0))
+    >>> F.omega.shape, F.b.shape, F(np.zeros((4, 3))).shape
+    ((500, 3), (500,), (4, 500))
+    """
+    d, D = positive_int(d, "d"), positive_int(D, "D")
+    sigma = positive_float(sigma, "sigma")
+    rng = as_rng(rng)
+    omega = rng.standard_normal((D, d)) / sigma
+    b = rng.uniform(0.0, 2 * np.pi, D)
+    return FourierFeatures(omega, b, sigma)

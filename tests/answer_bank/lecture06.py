@@ -235,4 +235,49 @@ BANK = {
                 "    return float(values.min())\n"),
         },
     },
+    "fourier_features": {
+        "wrong": {
+            "the scale sqrt(2/D) left out": (
+                "def fourier_features(X, omega, b):\n"
+                "    return np.cos(X @ omega.T + b)\n"),
+            "sqrt(1/D), the 2 forgotten": (
+                "def fourier_features(X, omega, b):\n"
+                "    return np.sqrt(1 / len(b)) * np.cos(X @ omega.T + b)\n"),
+            "D read as the dimension (omega.shape[1])": (
+                "def fourier_features(X, omega, b):\n"
+                "    return np.sqrt(2 / omega.shape[1]) * np.cos(X @ omega.T + b)\n"),
+            "sin instead of cos": (
+                "def fourier_features(X, omega, b):\n"
+                "    return np.sqrt(2 / len(b)) * np.sin(X @ omega.T + b)\n"),
+            "the phases left out": (
+                "def fourier_features(X, omega, b):\n"
+                "    return np.sqrt(2 / len(b)) * np.cos(X @ omega.T)\n"),
+            "the phases added after the cosine": (
+                "def fourier_features(X, omega, b):\n"
+                "    return np.sqrt(2 / len(b)) * (np.cos(X @ omega.T) + b)\n"),
+            "X @ omega without the transpose (omega's rows are frequencies)": (
+                "def fourier_features(X, omega, b):\n"
+                "    return np.sqrt(2 / len(b)) * np.cos(X @ omega + b)\n"),
+            "the library's kernels.fourier_features": (
+                "def fourier_features(X, omega, b):\n"
+                "    return kernels.fourier_features(X, omega, b)\n"),
+            "the library's kernels.FourierFeatures map": (
+                "def fourier_features(X, omega, b):\n"
+                "    return kernels.FourierFeatures(omega, b, 1.0)(X)\n"),
+        },
+        "right": {
+            "a loop over the frequencies, cos(a + b) expanded": (
+                "def fourier_features(X, omega, b):\n"
+                "    D = omega.shape[0]\n"
+                "    Z = np.empty((X.shape[0], D))\n"
+                "    for k in range(D):\n"
+                "        a = X @ omega[k]\n"
+                "        Z[:, k] = np.cos(a) * np.cos(b[k]) - np.sin(a) * np.sin(b[k])\n"
+                "    return Z * (2.0 / D) ** 0.5\n"),
+            "einsum and the phases broadcast as a row": (
+                "def fourier_features(X, omega, b):\n"
+                "    angles = np.einsum('id,kd->ik', X, omega) + b[None, :]\n"
+                "    return np.cos(angles) / np.sqrt(len(b) / 2)\n"),
+        },
+    },
 }
