@@ -260,8 +260,8 @@ def fit_pcr(X, y, k, *, standardise: bool = False) -> LinearFit:
     along its first ``k`` principal components, with an intercept, written back as ``f(x) = w . x + b``.
 
     The coordinates ``Z = Xc V_k`` are centred and orthogonal, ``Z^T Z = n diag(lambda_1 .. lambda_k)``, so the
-    least-squares coefficients are ``gamma_j = z_j . y_c / (n lambda_j)``, ``w = V_k gamma`` (divided by each
-    feature's scale when standardised) and ``b = mean(y) - w . mean(X)``. In the SVD ``Xc = U diag(s) V^T`` this is
+    least-squares coefficient of column ``j`` of ``Z`` is ``Z[:, j] . y_c / (n lambda_j)`` (``y_c = y - mean(y)``), ``w`` is
+    ``V_k`` times these coefficients (divided by each feature's scale when standardised) and ``b = mean(y) - w . mean(X)``. In the SVD ``Xc = U diag(s) V^T`` this is
     ``w = sum_{j <= k} (u_j . y_c / s_j) v_j``: ridge's sum with its filter factors ``s_j^2 / (s_j^2 + lam)``
     replaced by 1 for the first ``k`` directions and 0 for the rest. ``k = 0`` predicts the mean of ``y``; ``k``
     is at most the number of components of non-zero variance."""
@@ -276,8 +276,8 @@ def fit_pcr(X, y, k, *, standardise: bool = False) -> LinearFit:
                          f"({int(np.sum(lam > max(X.shape) * np.finfo(float).eps * fit.total_variance))} here); got {k}")
     y_mean = float(y.mean())
     Z = project(fit, X)
-    gamma = Z.T @ (y - y_mean) / (len(X) * lam)
-    w = fit.components.T @ gamma / fit.scale
+    coefficients = Z.T @ (y - y_mean) / (len(X) * lam)
+    w = fit.components.T @ coefficients / fit.scale
     return LinearFit(w, y_mean - float(fit.mean @ w))
 
 
