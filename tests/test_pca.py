@@ -1,7 +1,9 @@
 """mlcourse.pca and data.load_digits against independent implementations and the theorems of lecture 12.
 
 Oracles: scikit-learn's ``PCA(svd_solver="full")`` (components, explained variance, ratios, mean, transform,
-inverse_transform), ``StandardScaler`` and ``load_digits``; NumPy's ``cov(bias=True)``, ``eigvalsh``, ``mean``
+inverse_transform; with ``whiten=True`` for the whitening, and followed by ``LinearRegression`` in a pipeline for
+principal-component regression), ``StandardScaler`` and ``load_digits``; SciPy's ``fractional_matrix_power`` (ZCA's
+``S^(-1/2)``); the covariance route and the SVD route for the Gram route; NumPy's ``cov(bias=True)``, ``eigvalsh``, ``mean``
 and ``var``; the sign rule and the lecture's small examples written out by hand or as a plain loop; SciPy's
 Beta distribution (a uniformly random k-plane's squared projection of a fixed unit vector is Beta(k/2, (d-k)/2)).
 Theorems, as hypothesis properties over data scaled by 1e-3 .. 1e3: orthonormal components; Ky Fan (no
@@ -416,6 +418,193 @@ def test_a_fitted_pca_cannot_be_changed():
         fit.n = 3
 
 
+# --------------------------------------------------------------------------- the Gram route (n < d)
+
+WIDE = [(3, 4), (10, 40), (25, 26), (40, 300), (60, 61)]
+
+
+@pytest.mark.parametrize("shape", WIDE)
+def test_gram_route_matches_scikit_learn_and_the_covariance_route(shape):
+    """n < d: the components and variances from the n x n Gram matrix are scikit-learn's (its variances times
+    (n - 1)/n) and the d x d covariance's; the default k is n - 1, the number of non-zero eigenvalues."""
+    from sklearn.decomposition import PCA
+
+    n, d = shape
+    rng = np.random.default_rng(n * d)
+    for scale in SCALES:
+        X = _correlated(rng, n, d, scale=scale, offset=5)
+        lam = _spectrum(X)
+        ours = pca.fit_pca_via_gram(X)
+        assert ours.components.shape == (n - 1, d) and ours.n == n
+        theirs = PCA(n_components=n - 1, svd_solver="full").fit(X)
+        np.testing.assert_allclose(ours.variances, theirs.explained_variance_ * (n - 1) / n, rtol=1e-8, atol=1e-10 * lam[0])
+        np.testing.assert_allclose(ours.explained_variance_ratio, theirs.explained_variance_ratio_, rtol=1e-8, atol=1e-12)
+        np.testing.assert_allclose(ours.mean, theirs.mean_, rtol=1e-12, atol=1e-14 * np.abs(X).max())
+        assert ours.total_variance == pytest.approx(lam.sum(), rel=1e-9)
+        assert _assert_same_components(ours.components, theirs.components_, lam) >= 1
+        by_cov = pca.fit_pca(X, n - 1, method="eigh")
+        _assert_same_components(ours.components, by_cov.components, lam)
+        np.testing.assert_allclose(ours.components @ ours.components.T, np.eye(n - 1), atol=1e-7)
+        # the coordinates are s_j u_j: the same as projecting onto the mapped-back components
+        Xc = X - X.mean(axis=0)
+        s2, U = np.linalg.eigh(Xc @ Xc.T)
+        Z = pca.project(ours, X)
+        np.testing.assert_allclose(np.abs(Z), np.abs(U[:, ::-1][:, : n - 1] * np.sqrt(s2[::-1][: n - 1])),
+                                   atol=1e-7 * np.sqrt(n * lam[0]))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 30), extra=st.integers(1, 40), log_scale=st.floats(-3, 3),
+       standardise=st.booleans())
+def test_gram_route_is_the_svd_route_on_wide_data(seed, n, extra, log_scale, standardise):
+    rng = np.random.default_rng(seed)
+    X = _correlated(rng, n, n + extra, 10**log_scale, offset=3)
+    gram = pca.fit_pca_via_gram(X, standardise=standardise)
+    k = len(gram.variances)
+    svd = pca.fit_pca(X, k, standardise=standardise)
+    assert k == n - 1 or (standardise and k <= n - 1)
+    np.testing.assert_allclose(gram.variances, svd.variances, rtol=0, atol=1e-8 * svd.total_variance)
+    np.testing.assert_allclose(gram.scale, svd.scale, rtol=1e-12)
+    assert gram.total_variance == pytest.approx(svd.total_variance, rel=1e-9)
+    _assert_same_components(gram.components, svd.components,
+                            np.r_[svd.variances, np.zeros(X.shape[1] - k)], atol=1e-6)
+    for j in (0, k // 2):                                     # fewer components: the first ones, truncated
+        np.testing.assert_allclose(pca.fit_pca_via_gram(X, j, standardise=standardise).components,
+                                   gram.components[:j], atol=1e-12)
+
+
+def test_gram_route_by_hand_and_on_tall_data():
+    # the exercise's public example: points at 3, -3, 0 along (0.6, 0.8, 0, 0) and 1, 1, -2 along (0, 0, 0.8, -0.6)
+    X = np.array([[2.8, 4.4, 3.8, 3.4], [-0.8, -0.4, 3.8, 3.4], [1.0, 2.0, 1.4, 5.2]])
+    fit = pca.fit_pca_via_gram(X)
+    np.testing.assert_allclose(fit.variances, [6.0, 2.0], rtol=1e-12)
+    np.testing.assert_allclose(fit.components, [[0.6, 0.8, 0, 0], [0, 0, 0.8, -0.6]], atol=1e-12)
+    np.testing.assert_allclose(fit.mean, [1, 2, 3, 4], rtol=1e-12)
+    # n > d works too (the route is for n < d, but nothing in it needs that): d non-zero eigenvalues
+    rng = np.random.default_rng(11)
+    tall = _correlated(rng, 50, 4, offset=2)
+    np.testing.assert_allclose(pca.fit_pca_via_gram(tall).variances, pca.fit_pca(tall).variances, rtol=1e-9)
+    # every point the same: no component has a variance
+    assert pca.fit_pca_via_gram(np.ones((3, 5))).components.shape == (0, 5)
+
+
+# --------------------------------------------------------------------------- whitening
+
+@pytest.mark.parametrize("shape", [(200, 5), (40, 12), (13, 12)])
+def test_whitening_is_scikit_learns_times_sqrt_n_over_n_minus_1(shape):
+    from sklearn.decomposition import PCA
+
+    n, d = shape
+    rng = np.random.default_rng(n + d)
+    for scale in SCALES:
+        X = _correlated(rng, n, d, scale=scale, offset=4)
+        for k in (1, d // 2, d):
+            fit = pca.fit_pca(X, k)
+            theirs = PCA(n_components=k, whiten=True, svd_solver="full").fit(X)
+            keep = _determined(_spectrum(X))[:k]
+            ours = pca.whiten(fit, X)
+            assert ours.shape == (n, k)
+            signs = np.sign(np.sum(fit.components * theirs.components_, axis=1))       # near ties may differ in sign
+            np.testing.assert_allclose(ours[:, keep], (theirs.transform(X) * signs * np.sqrt(n / (n - 1)))[:, keep],
+                                       atol=1e-7 * np.sqrt(n))
+            np.testing.assert_allclose(ours.T @ ours / n, np.eye(k), atol=1e-8)        # white, by the lecture's 1/n
+            Y = X[: n // 2] * 1.5 + 1.0                                              # new points, as transform does
+            np.testing.assert_allclose(pca.whiten(fit, Y)[:, keep], (theirs.transform(Y) * signs * np.sqrt(n / (n - 1)))[:, keep],
+                                       atol=1e-7 * np.sqrt(n) * 10)
+
+
+def test_zca_is_the_symmetric_inverse_square_root_and_moves_least():
+    from scipy.linalg import fractional_matrix_power
+
+    rng = np.random.default_rng(12)
+    for scale in SCALES:
+        for n, d in ((300, 6), (30, 20)):
+            X = _correlated(rng, n, d, scale=scale, offset=3)
+            fit = pca.fit_pca(X)
+            S = np.cov(X.T, bias=True)
+            root = np.real(fractional_matrix_power(S, -0.5))                  # SciPy's S^(-1/2), by its Schur form
+            Xc = X - X.mean(axis=0)
+            zca = pca.whiten(fit, X, zca=True)
+            np.testing.assert_allclose(zca, Xc @ root.T, atol=1e-6 * np.abs(zca).max())
+            np.testing.assert_allclose(zca.T @ zca / n, np.eye(d), atol=1e-7)
+            # Mahalanobis distances
+            i, j = rng.integers(0, n, (2, 30))
+            diff = X[i] - X[j]
+            maha = np.einsum("pd,de,pe->p", diff, np.linalg.inv(S), diff)
+            for W in (zca, pca.whiten(fit, X)):
+                np.testing.assert_allclose(((W[i] - W[j]) ** 2).sum(axis=1), maha, rtol=1e-6, atol=1e-9 * maha.max())
+            # no whitening Q S^(-1/2) moves the points less
+            moved = ((zca - Xc) ** 2).sum() / n
+            for _ in range(20):
+                Q = np.linalg.qr(rng.standard_normal((d, d)))[0]
+                assert ((Xc @ (Q @ root).T - Xc) ** 2).sum() / n >= moved * (1 - 1e-9)
+
+
+def test_whitening_with_a_floor_and_fewer_components():
+    rng = np.random.default_rng(13)
+    X = _correlated(rng, 100, 6, offset=2)
+    X[:, 5] = X[:, 0] - X[:, 1]                                         # a direction of variance 0
+    fit = pca.fit_pca(X)
+    lam = fit.variances
+    assert lam[-1] < 1e-12 * lam[0]
+    for floor in (1e-3, 1.0, 1e3):
+        W = pca.whiten(fit, X, floor=floor)
+        np.testing.assert_allclose(W.T @ W / 100, np.diag(lam / (lam + floor)), atol=1e-9)
+    top = pca.truncate(fit, 3)
+    Z = pca.whiten(top, X, zca=True)                                    # ZCA with k < d: covariance V_k V_k^T
+    V = top.components.T
+    np.testing.assert_allclose(Z.T @ Z / 100, V @ V.T, atol=1e-9)
+    np.testing.assert_allclose(pca.whiten(top, X, zca=True), pca.whiten(top, X) @ top.components, atol=1e-12)
+    # standardised: the whitened coordinates do not depend on the features' units
+    Y = X * 10.0 ** np.arange(-2, 4) + 7.0
+    a = pca.whiten(pca.fit_pca(X[:, :5], standardise=True), X[:, :5])
+    b = pca.whiten(pca.fit_pca(Y[:, :5], standardise=True), Y[:, :5])
+    np.testing.assert_allclose(np.abs(a), np.abs(b), atol=1e-6)
+
+
+# --------------------------------------------------------------------------- principal-component regression
+
+@pytest.mark.parametrize("standardise", [False, True])
+@pytest.mark.parametrize("shape", [(100, 8), (30, 30), (12, 40)])
+def test_pcr_is_scikit_learns_pca_then_least_squares(shape, standardise):
+    from sklearn.decomposition import PCA
+    from sklearn.linear_model import LinearRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    n, d = shape
+    rng = np.random.default_rng(n + 3 * d)
+    for scale in SCALES:
+        X = _correlated(rng, n, d, scale=scale, offset=3) * (10.0 ** rng.uniform(-1, 1, d) if standardise else 1.0)
+        y = X @ rng.standard_normal(d) / scale + rng.standard_normal(n) + 5.0
+        for k in (1, min(n - 1, d) // 2, min(n - 1, d)):
+            ours = pca.fit_pcr(X, y, k, standardise=standardise)
+            steps = ([StandardScaler()] if standardise else []) + [PCA(k, svd_solver="full"), LinearRegression()]
+            theirs = make_pipeline(*steps).fit(X, y)
+            np.testing.assert_allclose(X @ ours.w + ours.b, theirs.predict(X), rtol=1e-7, atol=1e-7 * np.abs(y).max())
+            new = _correlated(rng, 5, d, scale=scale)
+            np.testing.assert_allclose(new @ ours.w + ours.b, theirs.predict(new), rtol=1e-6, atol=1e-6 * np.abs(y).max())
+
+
+def test_pcr_filter_factors_and_its_ends():
+    from mlcourse import regression
+
+    rng = np.random.default_rng(14)
+    X = _correlated(rng, 60, 7, offset=2)
+    y = rng.standard_normal(60) * 3 + 2
+    zero = pca.fit_pcr(X, y, 0)
+    np.testing.assert_array_equal(zero.w, np.zeros(7))
+    assert zero.b == pytest.approx(y.mean())
+    full = pca.fit_pcr(X, y, 7)                                           # every component: least squares
+    ls = regression.fit_least_squares(X, y)
+    np.testing.assert_allclose(full.w, ls.w, rtol=1e-9)
+    assert full.b == pytest.approx(ls.b, rel=1e-9)
+    Xc, yc = X - X.mean(axis=0), y - y.mean()
+    U, s, Vt = np.linalg.svd(Xc, full_matrices=False)
+    for k in range(8):                                                    # w = sum_{j <= k} (u_j . y_c / s_j) v_j
+        np.testing.assert_allclose(pca.fit_pcr(X, y, k).w, Vt[:k].T @ (U[:, :k].T @ yc / s[:k]), atol=1e-10)
+
+
 # --------------------------------------------------------------------------- random subspaces
 
 def test_random_subspace_is_orthonormal_and_uniform():
@@ -484,6 +673,24 @@ def _fit(X=None, k=None):
     (lambda: pca.random_subspace(3.0, 1, 0), TypeError, "d must be an integer"),
     (lambda: pca.random_subspace(3, 1, "seed"), TypeError, "rng must be a numpy Generator or an integer seed"),
     (lambda: pca.sign_convention(np.ones(3)), ValueError, r"components must be a 2-d array of shape \(k, d\); got shape \(3,\)"),
+    (lambda: pca.fit_pca_via_gram(np.arange(12.0).reshape(3, 4) ** 2, 3), ValueError,
+     r"k must be at most 2, the number of non-zero eigenvalues of the Gram matrix of X \(shape \(3, 4\)\)"),
+    (lambda: pca.fit_pca_via_gram(np.ones((3, 4)), -1), ValueError, "k must be an integer >= 0"),
+    (lambda: pca.fit_pca_via_gram(np.ones((3, 4)), 1.0), TypeError, "k must be an integer >= 0; got float"),
+    (lambda: pca.fit_pca_via_gram(np.ones(4)), ValueError, "X must be a 2-d array"),
+    (lambda: pca.fit_pca_via_gram([[1.0, np.inf]]), ValueError, "X contains NaN or infinite values"),
+    (lambda: pca.whiten(_fit(np.ones((3, 3))), np.ones((2, 3))), ValueError,
+     "component 0 has variance 0 and cannot be whitened: pass floor > 0, or keep fewer components"),
+    (lambda: pca.whiten(_fit(), np.ones((2, 3)), floor=-1.0), ValueError, "floor must be"),
+    (lambda: pca.whiten(_fit(), np.ones((2, 3)), floor="a"), TypeError, "floor must be a number"),
+    (lambda: pca.whiten(_fit(), np.ones((2, 3)), zca=1), TypeError, "zca must be True or False; got 1"),
+    (lambda: pca.whiten(_fit(), np.ones((2, 4))), ValueError, "X must have d = 3 columns"),
+    (lambda: pca.whiten("a pca", np.ones((2, 3))), TypeError, "pca must be the PCA that fit_pca returns"),
+    (lambda: pca.fit_pcr(np.eye(3), np.ones(2), 1), ValueError, r"y has shape \(2,\), expected \(3,\) to match the rows of X"),
+    (lambda: pca.fit_pcr(np.eye(3), np.ones((3, 1)), 1), ValueError, "y must be a 1-d array"),
+    (lambda: pca.fit_pcr(np.eye(3), np.ones(3), 4), ValueError, r"k must be at most min\(n, d\) = 3"),
+    (lambda: pca.fit_pcr(np.eye(3), np.ones(3), 3), ValueError, r"k must be at most the number of components of non-zero variance \(2 here\); got 3"),
+    (lambda: pca.fit_pcr(np.eye(3), np.ones(3), 1.5), TypeError, "k must be an integer >= 0; got float"),
 ])
 def test_bad_input_is_named(call, error, pattern):
     with warnings.catch_warnings():

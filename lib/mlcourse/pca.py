@@ -1,4 +1,5 @@
-"""Lecture 12: principal component analysis, by the SVD of the centred data or by the eigenvectors of the covariance.
+"""Lecture 12: principal component analysis, by the SVD of the centred data, by the eigenvectors of the covariance or
+by those of the n x n Gram matrix; whitening; principal-component regression.
 
 Conventions of the lecture:
 
@@ -16,6 +17,9 @@ Conventions of the lecture:
   that means something. scikit-learn's ``PCA`` (version 1.5 on) takes the entry of largest absolute value
   too, but breaks ties exactly (``np.argmax``): the components agree with its ``components_`` entry for entry
   except where two entries tie within ``TIE``, where its sign is decided by round-off;
+* whitened coordinates have covariance (1/n) the identity: each coordinate is divided by the square root of
+  its variance with the lecture's 1/n, so they are ``sqrt(n / (n - 1))`` times scikit-learn's
+  ``PCA(whiten=True)``, which divides by the (n - 1) variances;
 * with ``standardise=True`` every feature is divided by its standard deviation (1/n) after centring, and a
   constant feature (variance within round-off, as scikit-learn's StandardScaler decides) by 1; projections
   work in those units, reconstructions return to the data's.
@@ -27,8 +31,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import as_matrix, nonnegative_int, positive_int
+from ._checks import as_matrix, as_vector, nonnegative_float, nonnegative_int, positive_int
 from .data import as_rng
+from .regression import LinearFit
 
 METHODS = ("svd", "eigh")
 TIE = 1e-8  # entries of a component within this relative distance of its largest |entry| tie (the sign rule)
@@ -143,6 +148,48 @@ def fit_pca(X, k=None, *, standardise: bool = False, method: str = "svd") -> PCA
                _frozen(ratio), n)
 
 
+def fit_pca_via_gram(X, k=None, *, standardise: bool = False) -> PCA:
+    """The first ``k`` principal components of the rows of ``X`` from the ``n x n`` Gram matrix ``G = Xc Xc^T``
+    of the centred data, the route for fewer points than features (``n < d``).
+
+    If ``G u = mu u`` with ``||u|| = 1`` and ``mu > 0``, then ``v = Xc^T u / sqrt(mu)`` is a unit eigenvector of
+    ``Xc^T Xc`` with the same eigenvalue, so of the covariance ``Xc^T Xc / n`` with ``lambda = mu / n``: the
+    component is ``v = Xc^T u / sqrt(n lambda)`` and its variance ``lambda``. Forming ``G`` costs ``O(n^2 d)`` and
+    its eigenvectors ``O(n^3)``, against ``O(n d^2 + d^3)`` for the covariance; like the covariance it squares the
+    condition number of ``Xc``, so a variance below about ``1e-16`` of the largest is lost in round-off (and a
+    direction whose variance is within that of its neighbours is not accurate). An eigenvalue ``mu = 0`` has no
+    direction to map back (``G 1 = 0`` always: the centred rows sum to zero, so at most ``n - 1`` components have a
+    variance), so ``k`` (default: all of them) is at most the number of eigenvalues above ``max(n, d) eps mu_1``.
+    Standardising, the sign rule and the returned ``PCA`` are those of :func:`fit_pca` (Lecture 12).
+
+    >>> fit = fit_pca_via_gram([[0.0, 0.0, 1.0], [2.0, 2.0, 1.0]])
+    >>> fit.components.round(3).tolist(), fit.variances.round(3).tolist()
+    ([[0.707, 0.707, 0.0]], [2.0])
+    """
+    X = as_matrix(X)
+    n, d = X.shape
+    mean = X.mean(axis=0)
+    Xc = X - mean
+    scale = _scale(Xc, mean, standardise)
+    if standardise:
+        Xc = Xc / scale
+    mu, U = np.linalg.eigh(Xc @ Xc.T)
+    mu, U = mu[::-1], U[:, ::-1]
+    rank = int(np.sum(mu > max(n, d) * np.finfo(float).eps * mu[0])) if mu[0] > 0 else 0
+    if k is None:
+        k = rank
+    k = nonnegative_int(k, "k")
+    if k > rank:
+        raise ValueError(f"k must be at most {rank}, the number of non-zero eigenvalues of the Gram matrix of X (shape "
+                         f"({n}, {d})): a component of variance 0 has no direction to map back; got {k}")
+    vectors = (Xc.T @ U[:, :k]) / np.sqrt(mu[:k])            # v_j = Xc^T u_j / sqrt(n lambda_j), unit
+    total = float((Xc**2).sum() / n)
+    variances = mu[:k] / n
+    ratio = variances / total if total > 0 else np.zeros(k)
+    return PCA(_frozen(mean), _frozen(scale), _frozen(sign_convention(vectors.T)), _frozen(variances), total,
+               _frozen(ratio), n)
+
+
 def _check_pca(pca) -> PCA:
     if not isinstance(pca, PCA):
         raise TypeError(f"pca must be the PCA that fit_pca returns; got {type(pca).__name__}")
@@ -178,6 +225,60 @@ def reconstruction_error(pca: PCA, X) -> float:
     X = as_matrix(X)
     residual = X - reconstruct(pca, project(pca, X))
     return float((residual**2).sum() / len(X))
+
+
+def whiten(pca: PCA, X, *, zca: bool = False, floor=0.0) -> np.ndarray:
+    """The whitened coordinates of the rows of ``X`` (Lecture 12): ``z = (Lambda + floor I)^(-1/2) V^T (x - mean)``,
+    shape (n, k), with ``V`` the ``k`` components as columns and ``Lambda`` their variances (PCA whitening); with
+    ``zca=True``, ``V z``, shape (n, d), the same point turned back into the data's axes (ZCA whitening, the
+    whitening that moves the centred points least). On the data the PCA was fitted on, with ``floor = 0``, the
+    whitened coordinates have covariance (1/n) the identity (ZCA's: ``V V^T``, the identity when ``k = d``).
+
+    A component of tiny variance is divided by a tiny number: its noise is blown up to unit variance, and a
+    variance of 0 cannot be whitened at all. ``floor > 0`` (same units as the variances) divides by
+    ``sqrt(lambda_j + floor)`` instead, which leaves a component of variance ``lambda_j`` with variance
+    ``lambda_j / (lambda_j + floor)``: about 1 for ``lambda_j >> floor``, about ``lambda_j / floor`` below it.
+    With ``standardise=True`` the coordinates are in the standardised units (ZCA: of the centred, scaled data).
+    scikit-learn's ``PCA(whiten=True)`` divides by the (n - 1) variances: its ``transform`` is
+    ``sqrt((n - 1) / n)`` times the PCA whitening here.
+    """
+    pca = _check_pca(pca)
+    if not isinstance(zca, (bool, np.bool_)):
+        raise TypeError(f"zca must be True or False; got {zca!r}")
+    floor = nonnegative_float(floor, "floor")
+    Z = project(pca, X)
+    spread = np.sqrt(pca.variances + floor)
+    if np.any(spread == 0):
+        j = int(np.flatnonzero(spread == 0)[0])
+        raise ValueError(f"component {j} has variance 0 and cannot be whitened: pass floor > 0, or keep fewer components")
+    W = Z / spread
+    return W @ pca.components if zca else W
+
+
+def fit_pcr(X, y, k, *, standardise: bool = False) -> LinearFit:
+    """Principal-component regression (Lecture 12): least squares of ``y`` on the coordinates of the rows of ``X``
+    along its first ``k`` principal components, with an intercept, written back as ``f(x) = w . x + b``.
+
+    The coordinates ``Z = Xc V_k`` are centred and orthogonal, ``Z^T Z = n diag(lambda_1 .. lambda_k)``, so the
+    least-squares coefficient of column ``j`` of ``Z`` is ``Z[:, j] . y_c / (n lambda_j)`` (``y_c = y - mean(y)``), ``w`` is
+    ``V_k`` times these coefficients (divided by each feature's scale when standardised) and ``b = mean(y) - w . mean(X)``. In the SVD ``Xc = U diag(s) V^T`` this is
+    ``w = sum_{j <= k} (u_j . y_c / s_j) v_j``: ridge's sum with its filter factors ``s_j^2 / (s_j^2 + lam)``
+    replaced by 1 for the first ``k`` directions and 0 for the rest. ``k = 0`` predicts the mean of ``y``; ``k``
+    is at most the number of components of non-zero variance."""
+    X = as_matrix(X)
+    y = as_vector(y, "y")
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"y has shape {y.shape}, expected ({X.shape[0]},) to match the rows of X")
+    fit = fit_pca(X, k, standardise=standardise)
+    lam = fit.variances
+    if np.any(lam <= max(X.shape) * np.finfo(float).eps * max(fit.total_variance, np.finfo(float).tiny)):
+        raise ValueError(f"k must be at most the number of components of non-zero variance "
+                         f"({int(np.sum(lam > max(X.shape) * np.finfo(float).eps * fit.total_variance))} here); got {k}")
+    y_mean = float(y.mean())
+    Z = project(fit, X)
+    coefficients = Z.T @ (y - y_mean) / (len(X) * lam)
+    w = fit.components.T @ coefficients / fit.scale
+    return LinearFit(w, y_mean - float(fit.mean @ w))
 
 
 def captured_variance(X, basis) -> float:

@@ -255,4 +255,134 @@ BANK = {
                 "    return w / np.trace(C)\n"),
         },
     },
+    "gram_pca": {
+        "wrong": {
+            "mapped back without the division: Xc^T u (length sqrt(n lambda))": (
+                "def gram_pca(X, k):\n"
+                "    n = len(X)\n"
+                "    Xc = X - X.mean(axis=0)\n"
+                "    w, U = np.linalg.eigh(Xc @ Xc.T)\n"
+                "    w, U = w[::-1][:k], U[:, ::-1][:, :k]\n"
+                "    variances = w / n\n"
+                "    rows = (Xc.T @ U).T\n"
+                "    size = np.abs(rows)\n"
+                "    first = np.argmax(size >= size.max(axis=1, keepdims=True) * (1 - 1e-8), axis=1)\n"
+                "    return rows * np.where(rows[np.arange(k), first] < 0, -1.0, 1.0)[:, None], variances\n"),
+            "divided by sqrt(lambda), the variance in place of G's eigenvalue n lambda (length sqrt(n))": (
+                "def gram_pca(X, k):\n"
+                "    n = len(X)\n"
+                "    Xc = X - X.mean(axis=0)\n"
+                "    w, U = np.linalg.eigh(Xc @ Xc.T)\n"
+                "    w, U = w[::-1][:k], U[:, ::-1][:, :k]\n"
+                "    variances = w / n\n"
+                "    rows = (Xc.T @ U / np.sqrt(variances)).T\n"
+                "    size = np.abs(rows)\n"
+                "    first = np.argmax(size >= size.max(axis=1, keepdims=True) * (1 - 1e-8), axis=1)\n"
+                "    return rows * np.where(rows[np.arange(k), first] < 0, -1.0, 1.0)[:, None], variances\n"),
+            "the uncentred Gram matrix X X^T": (
+                "def gram_pca(X, k):\n"
+                "    n = len(X)\n"
+                "    w, U = np.linalg.eigh(X @ X.T)\n"
+                "    w, U = w[::-1][:k], U[:, ::-1][:, :k]\n"
+                "    variances = w / n\n"
+                "    rows = (X.T @ U / np.sqrt(w)).T\n"
+                "    size = np.abs(rows)\n"
+                "    first = np.argmax(size >= size.max(axis=1, keepdims=True) * (1 - 1e-8), axis=1)\n"
+                "    return rows * np.where(rows[np.arange(k), first] < 0, -1.0, 1.0)[:, None], variances\n"),
+            "G's eigenvalues as the variances (not divided by n)": (
+                "def gram_pca(X, k):\n"
+                "    n = len(X)\n"
+                "    Xc = X - X.mean(axis=0)\n"
+                "    w, U = np.linalg.eigh(Xc @ Xc.T)\n"
+                "    w, U = w[::-1][:k], U[:, ::-1][:, :k]\n"
+                "    variances = w\n"
+                "    rows = (Xc.T @ U / np.sqrt(w)).T\n"
+                "    size = np.abs(rows)\n"
+                "    first = np.argmax(size >= size.max(axis=1, keepdims=True) * (1 - 1e-8), axis=1)\n"
+                "    return rows * np.where(rows[np.arange(k), first] < 0, -1.0, 1.0)[:, None], variances\n"),
+            "variances divided by n - 1 (np.cov's convention)": (
+                "def gram_pca(X, k):\n"
+                "    n = len(X)\n"
+                "    Xc = X - X.mean(axis=0)\n"
+                "    w, U = np.linalg.eigh(Xc @ Xc.T)\n"
+                "    w, U = w[::-1][:k], U[:, ::-1][:, :k]\n"
+                "    variances = w / (n - 1)\n"
+                "    rows = (Xc.T @ U / np.sqrt(w)).T\n"
+                "    size = np.abs(rows)\n"
+                "    first = np.argmax(size >= size.max(axis=1, keepdims=True) * (1 - 1e-8), axis=1)\n"
+                "    return rows * np.where(rows[np.arange(k), first] < 0, -1.0, 1.0)[:, None], variances\n"),
+            "eigh's increasing order kept: the zero eigenvalue and the smallest first": (
+                "def gram_pca(X, k):\n"
+                "    n = len(X)\n"
+                "    Xc = X - X.mean(axis=0)\n"
+                "    w, U = np.linalg.eigh(Xc @ Xc.T)\n"
+                "    w, U = w[:k], U[:, :k]\n"
+                "    variances = w / n\n"
+                "    rows = (Xc.T @ U / np.sqrt(np.abs(w) + 1e-300)).T\n"
+                "    size = np.abs(rows)\n"
+                "    first = np.argmax(size >= size.max(axis=1, keepdims=True) * (1 - 1e-8), axis=1)\n"
+                "    return rows * np.where(rows[np.arange(k), first] < 0, -1.0, 1.0)[:, None], variances\n"),
+            "rows of eigh's matrix taken as G's eigenvectors (they are its columns)": (
+                "def gram_pca(X, k):\n"
+                "    n = len(X)\n"
+                "    Xc = X - X.mean(axis=0)\n"
+                "    w, U = np.linalg.eigh(Xc @ Xc.T)\n"
+                "    w, U = w[::-1][:k], U[::-1][:k].T\n"
+                "    variances = w / n\n"
+                "    rows = (Xc.T @ U / np.sqrt(w)).T\n"
+                "    size = np.abs(rows)\n"
+                "    first = np.argmax(size >= size.max(axis=1, keepdims=True) * (1 - 1e-8), axis=1)\n"
+                "    return rows * np.where(rows[np.arange(k), first] < 0, -1.0, 1.0)[:, None], variances\n"),
+            "no sign convention: the signs eigh gives": (
+                "def gram_pca(X, k):\n"
+                "    n = len(X)\n"
+                "    Xc = X - X.mean(axis=0)\n"
+                "    w, U = np.linalg.eigh(Xc @ Xc.T)\n"
+                "    w, U = w[::-1][:k], U[:, ::-1][:, :k]\n"
+                "    variances = w / n\n"
+                "    return (Xc.T @ U / np.sqrt(w)).T, variances\n"),
+            "sign rule: the first entry made positive": (
+                "def gram_pca(X, k):\n"
+                "    n = len(X)\n"
+                "    Xc = X - X.mean(axis=0)\n"
+                "    w, U = np.linalg.eigh(Xc @ Xc.T)\n"
+                "    w, U = w[::-1][:k], U[:, ::-1][:, :k]\n"
+                "    variances = w / n\n"
+                "    rows = (Xc.T @ U / np.sqrt(w)).T\n"
+                "    return rows * np.where(rows[:, :1] < 0, -1.0, 1.0), variances\n"),
+            "the library's twin pca.fit_pca_via_gram": (
+                "def gram_pca(X, k):\n"
+                "    fit = pca.fit_pca_via_gram(X, k)\n"
+                "    return np.array(fit.components), np.array(fit.variances)\n"),
+            "the library's pca.fit_pca (the SVD route, withheld)": (
+                "def gram_pca(X, k):\n"
+                "    fit = pca.fit_pca(X, k)\n"
+                "    return np.array(fit.components), np.array(fit.variances)\n"),
+        },
+        "right": {
+            "the Gram matrix divided by n (eigenvalues lambda), mapped back by Xc^T u / sqrt(n lambda), signs in a loop": (
+                "def gram_pca(X, k):\n"
+                "    n = len(X)\n"
+                "    Xc = X - X.mean(axis=0)\n"
+                "    lam, U = np.linalg.eigh(Xc @ Xc.T / n)\n"
+                "    order = np.argsort(lam)[::-1][:k]\n"
+                "    components = []\n"
+                "    for j in order:\n"
+                "        v = Xc.T @ U[:, j] / np.sqrt(n * lam[j])\n"
+                "        top = v[np.argmax(np.abs(v))]\n"
+                "        components.append(v if top > 0 else -v)\n"
+                "    return np.array(components), lam[order]\n"),
+            "each mapped vector divided by its own length, the Gram matrix built entry by entry": (
+                "def gram_pca(X, k):\n"
+                "    n, d = X.shape\n"
+                "    Xc = X - X.mean(axis=0)\n"
+                "    G = np.array([[Xc[i] @ Xc[l] for l in range(n)] for i in range(n)])\n"
+                "    w, U = np.linalg.eigh(G)\n"
+                "    keep = np.argsort(-w)[:k]\n"
+                "    V = Xc.T @ U[:, keep]\n"
+                "    V = V / np.linalg.norm(V, axis=0)\n"
+                "    signs = np.sign(V[np.argmax(np.abs(V), axis=0), np.arange(k)])\n"
+                "    return (V * signs).T, w[keep] / n\n"),
+        },
+    },
 }
