@@ -45,7 +45,7 @@ TEMPLATES = ROOT / "tools" / "student-copy"
 COPIED = ("notebooks", "lib/mlcourse", "lab-config")
 FROM_TEMPLATES = {"README.md": "README.md", "Makefile": "Makefile", ".gitignore": "gitignore"}
 # What the copy is made from: these paths as git's HEAD has them.
-SOURCES = (*COPIED, "pyproject.toml", "environment.yml", "README.md", "tools/student-copy")
+SOURCES = (*COPIED, "pyproject.toml", "environment.yml", "README.md", "site.toml", "tools/student-copy")
 # Every top-level path of DEST the copy writes: what --force replaces (nothing else is touched).
 OWNED = ("notebooks", "lib", "lab-config", "pyproject.toml", "environment.yml", *FROM_TEMPLATES)
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", ".ipynb_checkpoints", ".pytest_cache")
