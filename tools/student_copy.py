@@ -156,8 +156,9 @@ def launch_section(root: Path = ROOT) -> str:
     where = " or ".join(f"[{label}]({url})" for label, url in links)
     site = f" The lectures can also be read, with their figures, on [the course's website]({found['site_url']})." \
         if found.get("site_url") else ""
-    return (f"**Nothing to install:** open the course on {where}; your work is kept there (on Binder only until "
-            f"the session ends: download your notebooks before you close it).{site}\n")
+    binder = " (a Binder session keeps your work only while it runs: download your notebooks before you close it)" \
+        if any(label == "Binder" for label, _ in links) else ""
+    return f"**Nothing to install:** open the course on {where}{binder}.{site}\n"
 
 
 def check_destination(dest: Path, force: bool, repository: Path = ROOT) -> None:
