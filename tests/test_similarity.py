@@ -150,6 +150,7 @@ def _submission(answers: dict) -> dict:
         if meta.get("solution") and cell["cell_type"] == "code" and meta["grade_id"] in answers:
             body = textwrap.indent(answers[meta["grade_id"]].strip("\n"), "    ")
             cell["source"] = "".join(cell["source"]).replace(STUB, body)
+        cell["source"] = "".join(cell["source"])
     return nb
 
 
@@ -183,17 +184,21 @@ def test_every_planted_answer_is_correct(course):
     """The fixture's answers pass the lecture's tests (visible and hidden): the report has to tell copying
     from correct work, not wrong from right."""
     nb = json.loads(next((ROOT / "solutions" / LECTURE).glob("*.ipynb")).read_text())
-    tests = ["".join(c["source"]) for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade") and c["cell_type"] == "code"]
+    cells = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    # each exercise's test is the graded cell right after its answer; an exercise a student left out is not tested
+    tests = {answer["metadata"]["nbgrader"]["grade_id"]: "".join(test["source"]) for answer, test in zip(cells, cells[1:])
+             if answer["metadata"].get("nbgrader", {}).get("solution") and test["metadata"].get("nbgrader", {}).get("grade")}
     setup = ["".join(c["source"]) for c in nb["cells"] if "needed-for-grading" in c["metadata"].get("tags", [])]
     for answers in (INDEPENDENT_A, INDEPENDENT_B, COPY_OF_A, {**_model_answers(), **FROM_THE_PACKAGE}):
+        assert set(answers) <= set(tests), f"planted answers to no exercise: {set(answers) - set(tests)}"
         namespace = {}
         for code in setup:
             exec(code, namespace)
         for cell in _submission(answers)["cells"]:
             if cell["metadata"].get("nbgrader", {}).get("solution") and cell["cell_type"] == "code":
                 exec(cell["source"], namespace)
-        for code in tests:
-            exec(code, namespace)
+        for exercise in answers:
+            exec(tests[exercise], namespace)
 
 
 def test_the_copy_is_flagged_and_independent_answers_are_not(report):
