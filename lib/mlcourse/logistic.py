@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._checks import argmax_ties_to_largest, as_matrix, as_vector, nonnegative_float, positive_float, positive_int
+from ._special import logsumexp
 
 FIT_METHODS = ("newton", "gradient")
 
@@ -125,6 +126,45 @@ def predict(theta, Z) -> np.ndarray:
     return (Z @ as_vector(theta, "theta", Z.shape[1]) >= 0).astype(int)
 
 
+def _solve(H, g):
+    """``H^{-1} g``, or a least-squares solution where ``H`` is singular (a flat direction: separable data)."""
+    try:
+        return np.linalg.solve(H, g)
+    except np.linalg.LinAlgError:
+        return np.linalg.lstsq(H, g, rcond=None)[0]
+
+
+def _descend(x, state, newton_direction, method, step, tol, max_iter, scale=1.0, tidy=None):
+    """The loop both fits share. ``state(x)`` gives ``(loss, p, gradient)``; the fit stops when the largest entry
+    of the gradient over ``scale`` is at most ``tol``, or after ``max_iter`` iterations. ``method="gradient"``:
+    steps of ``-step * gradient``. Otherwise Newton's ``newton_direction(p, gradient)``, the step halved until
+    the loss does not increase; ``tidy`` maps each candidate back to the representative the fit keeps.
+    Returns ``(x, iterations, losses, norms)``."""
+    loss, p, g = state(x)
+    losses, norms = [loss], [float(np.abs(g).max()) / scale]
+    iterations = 0
+    while norms[-1] > tol and iterations < max_iter:
+        iterations += 1
+        if method == "gradient":
+            x = x - step * g
+            loss, p, g = state(x)
+        else:
+            direction = newton_direction(p, g)
+            t = 1.0
+            for _ in range(60):
+                candidate = x - t * direction
+                if tidy is not None:
+                    candidate = tidy(candidate)
+                new = state(candidate)
+                if new[0] <= loss + 1e-13 * abs(loss):          # not above, up to the loss's own round-off
+                    break
+                t /= 2
+            x, (loss, p, g) = candidate, new
+        losses.append(loss)
+        norms.append(float(np.abs(g).max()) / scale)
+    return x, iterations, losses, norms
+
+
 def fit_logistic(Z, y, lam: float = 0.0, method: str = "newton", tol: float = 1e-4, max_iter: int | None = None,
                  step: float | None = None, theta0=None) -> LogisticFit:
     """Minimise the (penalised) log-loss from ``theta0`` (default 0).
@@ -157,30 +197,10 @@ def fit_logistic(Z, y, lam: float = 0.0, method: str = "newton", tol: float = 1e
         loss = float(np.sum(log_one_plus_exp(a) - y * a) + 0.5 * lam * theta[1:] @ theta[1:])
         return loss, p, Z.T @ (p - y) + _penalty_vector(theta, lam)
 
-    loss, p, g = state(theta)
-    losses, norms = [loss], [float(np.abs(g).max()) / n]
-    iterations = 0
-    while norms[-1] > tol and iterations < max_iter:
-        iterations += 1
-        if method == "gradient":
-            theta = theta - step * g
-            loss, p, g = state(theta)
-        else:
-            H = _weighted_gram(Z, p * (1 - p), lam)
-            try:
-                direction = np.linalg.solve(H, g)
-            except np.linalg.LinAlgError:
-                direction = np.linalg.lstsq(H, g, rcond=None)[0]      # a flat direction (separable data)
-            t = 1.0
-            for _ in range(60):
-                candidate = theta - t * direction
-                new = state(candidate)
-                if new[0] <= loss + 1e-13 * abs(loss):          # not above, up to the loss's own round-off
-                    break
-                t /= 2
-            theta, (loss, p, g) = candidate, new
-        losses.append(loss)
-        norms.append(float(np.abs(g).max()) / n)
+    def newton_direction(p, g):
+        return _solve(_weighted_gram(Z, p * (1 - p), lam), g)
+
+    theta, iterations, losses, norms = _descend(theta, state, newton_direction, method, step, tol, max_iter, scale=n)
     return LogisticFit(theta, iterations, bool(norms[-1] <= tol), np.array(losses), np.array(norms))
 
 
@@ -250,11 +270,6 @@ def softmax(A) -> np.ndarray:
     return E / E.sum(axis=1, keepdims=True)
 
 
-def _log_sum_exp_rows(A):
-    m = A.max(axis=1)
-    return m + np.log(np.exp(A - m[:, None]).sum(axis=1))
-
-
 def softmax_log_loss(Theta, Z, y, lam: float = 0.0) -> float:
     """The mean log-loss (cross-entropy) of softmax regression, plus ``lam/2 ||W||^2`` (lecture 09).
 
@@ -273,7 +288,7 @@ def softmax_log_loss(Theta, Z, y, lam: float = 0.0) -> float:
     Theta, Z, y = _softmax_problem(Theta, Z, y)
     lam = nonnegative_float(lam, "lam")
     A = Z @ Theta
-    data = np.mean(_log_sum_exp_rows(A) - A[np.arange(len(y)), y])
+    data = np.mean(logsumexp(A, axis=1) - A[np.arange(len(y)), y])
     return float(data + 0.5 * lam * np.sum(Theta[1:] ** 2))
 
 
@@ -378,7 +393,7 @@ def fit_softmax(Z, y, lam: float = 0.0, K: int | None = None, method: str = "new
 
     def state(Theta):
         A = Z @ Theta
-        loss = float(np.mean(_log_sum_exp_rows(A) - A[rows, y]) + 0.5 * lam * np.sum(Theta[1:] ** 2))
+        loss = float(np.mean(logsumexp(A, axis=1) - A[rows, y]) + 0.5 * lam * np.sum(Theta[1:] ** 2))
         P = softmax(A)
         R = P.copy()
         R[rows, y] -= 1.0
@@ -386,30 +401,12 @@ def fit_softmax(Z, y, lam: float = 0.0, K: int | None = None, method: str = "new
         G[1:] += lam * Theta[1:]
         return loss, P, G
 
-    Theta = np.zeros((D, K))
-    loss, P, G = state(Theta)
-    losses, norms = [loss], [float(np.abs(G).max())]
-    iterations = 0
-    while norms[-1] > tol and iterations < max_iter:
-        iterations += 1
-        if method == "gradient":
-            Theta = Theta - step * G
-            loss, P, G = state(Theta)
-        else:
-            H = _softmax_hessian(Z, P, lam) + shifts
-            try:
-                direction = np.linalg.solve(H, G.ravel()).reshape(D, K)
-            except np.linalg.LinAlgError:
-                direction = np.linalg.lstsq(H, G.ravel(), rcond=None)[0].reshape(D, K)
-            t = 1.0
-            for _ in range(60):
-                candidate = Theta - t * direction
-                candidate = candidate - candidate.mean(axis=1, keepdims=True)   # stay centred (round-off)
-                new = state(candidate)
-                if new[0] <= loss + 1e-13 * abs(loss):
-                    break
-                t /= 2
-            Theta, (loss, P, G) = candidate, new
-        losses.append(loss)
-        norms.append(float(np.abs(G).max()))
+    def newton_direction(P, G):
+        return _solve(_softmax_hessian(Z, P, lam) + shifts, G.ravel()).reshape(D, K)
+
+    def centred(Theta):                                                 # stay centred (round-off)
+        return Theta - Theta.mean(axis=1, keepdims=True)
+
+    Theta, iterations, losses, norms = _descend(np.zeros((D, K)), state, newton_direction, method, step, tol,
+                                                max_iter, tidy=centred)
     return SoftmaxFit(Theta, iterations, bool(norms[-1] <= tol), np.array(losses), np.array(norms))
