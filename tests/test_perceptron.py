@@ -38,6 +38,7 @@ from mlcourse.perceptron import (
     pocket,
     predict,
     radius,
+    separability_certificate,
     train_perceptron,
     train_perceptron_batch,
     train_perceptron_first_mistake,
@@ -585,6 +586,59 @@ def test_is_linearly_separable_rejects_a_point_with_both_labels(seed):
     assert not train_perceptron(X, y, max_epochs=50).converged
 
 
+def _check_certificate(result, X, y):
+    if result.separable:
+        assert result.weights is None
+        assert np.all(y * (X @ result.w) > 0)
+        assert np.all(y * (X @ result.w) >= 1 - 1e-6)
+    else:
+        assert result.w is None
+        assert np.all(result.weights >= 0) and result.weights.sum() == pytest.approx(1.0)
+        scale = np.linalg.norm(X, axis=1).max() or 1.0
+        assert np.linalg.norm((result.weights * y) @ X) / scale == pytest.approx(result.residual, abs=1e-15)
+        assert result.residual <= 1e-9
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_separability_certificate_agrees_with_linear_programming(seed):
+    # SciPy's LP (is_linearly_separable) as the oracle, on labellings that are separable, that are not
+    # (random labels, the exclusive or, a point with both labels) and data spanning four decades
+    rng = np.random.default_rng(seed)
+    verdicts = set()
+    for k in range(60):
+        n, d = int(rng.integers(1, 60)), int(rng.integers(1, 5))
+        X = rng.standard_normal((n, d)) * 10 ** rng.uniform(-2, 2)
+        y = [np.where(rng.standard_normal(n) > 0, 1, -1), np.where(X @ rng.standard_normal(d) > 0, 1, -1),
+             np.where(X[:, 0] * X[:, -1] > 0, 1, -1)][k % 3]
+        if k % 4 == 3:
+            X, y = np.vstack([X, X[:1]]), np.r_[y, -y[:1]]
+        Z = add_bias(X)
+        result = separability_certificate(Z, y)
+        assert result.separable == is_linearly_separable(Z, y).separable
+        _check_certificate(result, Z, y)
+        verdicts.add(result.separable)
+    assert verdicts == {True, False}
+
+
+@PROPERTY
+@given(n=st.integers(1, 50), d=st.integers(1, 5), gamma=st.floats(0.001, 0.5), seed=seeds)
+def test_separability_certificate_finds_the_separator_of_a_margin(n, d, gamma, seed):
+    sample = data.separable_with_margin(n, d, gamma, rng=seed)
+    result = separability_certificate(sample.X, sample.y)
+    assert result.separable
+    _check_certificate(result, sample.X, sample.y)
+    # the shortest w with margins >= 1 has length at most 1 / gamma (the sample's unit separator scaled)
+    assert np.linalg.norm(result.w) <= 1 / gamma * (1 + 1e-6)
+
+
+def test_separability_certificate_proves_the_exclusive_or_inseparable():
+    X = add_bias([[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]])
+    result = separability_certificate(X, [1, 1, -1, -1])
+    assert not result.separable
+    np.testing.assert_allclose(result.weights, 0.25)
+    _check_certificate(result, X, np.array([1, 1, -1, -1]))
+
+
 # --------------------------------------------------------------------------- pocket
 
 
@@ -705,6 +759,9 @@ Y_OK = np.array([1, -1, 1])
         (lambda: perceptron_loss_gradient(np.zeros(2), X_OK[:, :1], Y_OK), ValueError, r"^w has shape"),
         (lambda: radius([1.0, 2.0]), ValueError, r"^X must be a 2-d"),
         (lambda: is_linearly_separable(X_OK, [1, -1]), ValueError, r"^y must have shape"),
+        (lambda: separability_certificate(X_OK, [1, -1]), ValueError, r"^y must have shape"),
+        (lambda: separability_certificate(X_OK, [1, 0, 1]), ValueError, r"^y must hold labels"),
+        (lambda: separability_certificate([[np.nan, 1.0]], [1]), ValueError, r"^X contains NaN"),
         (lambda: perceptron_path(X_OK, Y_OK, rule="stochastic"), ValueError, r"^rule must be 'online'"),
         (lambda: perceptron_path(X_OK, Y_OK, max_steps=0), ValueError, r"^max_steps must be at least 1"),
         (lambda: perceptron_path(X_OK, [1, 1]), ValueError, r"^y must have shape \(3,\)"),
