@@ -14,7 +14,8 @@ turn); the students who hand in the solution's answers should get every autograd
 - ``neighbour`` hands in the solution's answers, then takes every process its user may have (and holds
   them for 3 s, while the others are graded beside it), leaves a file in its socket folder, and makes every
   later reply of its kernel a JSON nested 200,000 deep: its grading finishes, and every other
-  student's marks are exactly what their answers earn;
+  student's marks are exactly what their answers earn; its folder also holds its own timestamp.txt
+  (never used) and its notebook no cell ids (graded once, not again on every run);
 - ``borrower`` hands in the solution's answers except one exercise, answered by calling the library's
   reference (directly, and through a private copy of the module loaded from its file): it must lose
   exactly that exercise's points.
@@ -27,6 +28,7 @@ notebook exported without the course's sanitising does run it: the control).
 from __future__ import annotations
 
 import io
+import json
 import os
 import secrets
 import shutil
@@ -251,6 +253,12 @@ def graded(tmp_path_factory):
                 target = root / "submitted" / student / name / sol_path.name
                 target.parent.mkdir(parents=True, exist_ok=True)
                 nbformat.write(nb, target)
+                if student == "neighbour":  # also its own clock, long before any deadline, and no cell ids
+                    (target.parent / "timestamp.txt").write_text("2000-01-01 00:00:00.000000 UTC")
+                    raw = json.loads(target.read_text())
+                    for cell in raw["cells"]:
+                        cell.pop("id", None)
+                    target.write_text(json.dumps(raw))
     os.environ["MLCOURSE_TEST_SECRET"] = SECRET  # as a password in MLCOURSE_GRADEBOOK would be
     try:
         out = io.StringIO()
@@ -278,6 +286,22 @@ def test_a_hostile_neighbour_is_graded_and_harms_no_one(graded, lecture):
     o = outcomes[("neighbour", lecture)]
     assert o.status == "graded", f"neighbour/{lecture}: {o.status} ({o.why})"
     assert o.score is not None and o.score < full[lecture], "its own calls return what cannot be read"
+
+
+@pytest.mark.parametrize("lecture", ATTACKED["neighbour"])
+def test_the_neighbours_own_clock_and_missing_cell_ids_change_nothing(graded, lecture):
+    """The neighbour's folder also holds a timestamp.txt of the year 2000, and its notebook has no cell ids
+    (nbformat would invent random ones): the time recorded is never the student's, and grading again finds
+    the submission unchanged instead of grading it anew."""
+    from nbgrader.api import Gradebook
+
+    root = graded[0]
+    assert not (root / "build" / "grading" / "neighbour" / lecture / "timestamp.txt").exists()
+    with Gradebook(grade.gradebook_url(root)) as gb:
+        stamp = gb.find_submission(lecture, "neighbour").timestamp
+    assert stamp is None or stamp.year != 2000, stamp
+    [again] = grade.run(root, lecture=lecture, student="neighbour", jobs=1, out=io.StringIO())
+    assert again.status == "unchanged", (again.status, again.why)
 
 
 @pytest.mark.parametrize("lecture", LECTURES)
