@@ -136,6 +136,17 @@ def test_every_proof_check_prints_its_verdict_control_and_tightness(path):
     assert not bad, f"{path.relative_to(ROOT)}:\n" + "\n".join(bad)
 
 
+# Only what the checks print is read: the kernel draws no figure (Agg, closed after every cell), which
+# spares the seeds' runs the cost of rendering each check's figure 20 times.
+NO_DRAWING = """
+import matplotlib
+matplotlib.use("agg")
+import matplotlib.pyplot as plt
+plt.show = lambda *args, **kwargs: plt.close("all")
+get_ipython().events.register("post_execute", lambda: plt.close("all"))
+"""
+
+
 def run_checks_under_seeds(path, seeds) -> list[str]:
     """Run the notebook in a fresh kernel; at each proof check, before running it as it is, run its
     code cells once for each seed with ``rng`` reseeded, and collect what is wrong with their output."""
@@ -148,6 +159,7 @@ def run_checks_under_seeds(path, seeds) -> list[str]:
     checks = {i: head for i, head, _ in proof_checks(nb)}
     found = []
     with client.setup_kernel():
+        client.execute_cell(nbformat.v4.new_code_cell(NO_DRAWING), 0)
         for i, cell in enumerate(nb.cells):
             if i in checks:
                 code = []
