@@ -18,9 +18,11 @@ LECTURE ?=
 STUDENT ?=
 # make autograde JOBS=8 (default: the number of cores; SQLite or MLCOURSE_GRADEBOOK=postgresql://...),
 # FORCE=1 regrades all,
-# SANDBOX=0 runs student code unconfined
+# SANDBOX=0 runs student code unconfined,
+# SCHEDULER=tcp://host:8786 grades on the workers of that Dask scheduler (or MLCOURSE_SCHEDULER; docs/instructors.md)
 JOBS ?=
 SANDBOX ?=
+SCHEDULER ?=
 # make bench BENCH_ARGS="--class-size 80" (the default times a class of 300 as well)
 BENCH_ARGS ?= --big-class 300
 # make test PYTEST_ARGS="-k perceptron"
@@ -100,7 +102,8 @@ hub-collect: $(STAMP)
 
 autograde: $(STAMP)
 	$(BIN)/python tools/grade.py $(if $(LECTURE),--lecture $(LECTURE)) $(if $(STUDENT),--student $(STUDENT)) \
-		$(if $(JOBS),--jobs $(JOBS)) $(if $(FORCE),--force) $(if $(filter 0,$(SANDBOX)),--no-sandbox)
+		$(if $(JOBS),--jobs $(JOBS)) $(if $(FORCE),--force) $(if $(filter 0,$(SANDBOX)),--no-sandbox) \
+		$(if $(SCHEDULER),--scheduler "$(SCHEDULER)")
 
 # nbgrader's formgrader, to grade written answers by hand: prints its address (loopback only; forward
 # the port from a machine without a screen); FORMGRADER_ARGS="--port 8890 --browser".

@@ -16,8 +16,11 @@
    synthetic class graded sequentially (seconds per submission, and as a multiple of the floor),
    with 2 jobs on SQLite and on PostgreSQL (when one is reachable through MLCOURSE_GRADEBOOK or
    .ci/postgres), and with --big-class N, a class of N on 2 jobs.
+4. With --dask: grading on a Dask cluster (tools/grade_dask.py) of one and of two local workers (a
+   scheduler and workers of one thread each, every one its own process, on loopback): submissions
+   per minute, and the seconds one submission takes a worker.
 
-    python tools/bench.py [--class-size 40] [--lecture 02-perceptron] [--skip-grading | --grading-only] [--big-class 300]
+    python tools/bench.py [--class-size 40] [--lecture 02-perceptron] [--skip-grading | --grading-only] [--big-class 300] [--dask]
 """
 
 from __future__ import annotations
@@ -373,8 +376,10 @@ def postgres_url():
     return f"{base}/{name}"
 
 
-def grade_class(lecture: str, size: int, jobs: int, db_url: str | None, sandbox: bool) -> float:
-    """Seconds per submission to grade `size` perfect submissions of `lecture`."""
+def grade_class(lecture: str, size: int, jobs: int, db_url: str | None, sandbox: bool, scheduler: str | None = None,
+                seconds: list | None = None) -> float:
+    """Seconds per submission to grade `size` perfect submissions of `lecture` (on the Dask cluster at
+    ``scheduler`` if given); each submission's own seconds are appended to ``seconds``."""
     import grade
 
     with tempfile.TemporaryDirectory(prefix="mlcourse-bench-") as tmp:
@@ -396,7 +401,7 @@ def grade_class(lecture: str, size: int, jobs: int, db_url: str | None, sandbox:
                     target.parent.mkdir(parents=True, exist_ok=True)
                     nbformat.write(filled, target)
             start, cpu = time.perf_counter(), os.times()
-            outcomes = grade.run(root, lecture=lecture, jobs=jobs, sandbox=sandbox, out=io.StringIO())
+            outcomes = grade.run(root, lecture=lecture, jobs=jobs, sandbox=sandbox, out=io.StringIO(), scheduler=scheduler)
             elapsed, after = time.perf_counter() - start, os.times()
             used = sum(after[:4]) - sum(cpu[:4])  # this process and the graders and kernels it waited for
         finally:
@@ -407,7 +412,10 @@ def grade_class(lecture: str, size: int, jobs: int, db_url: str | None, sandbox:
         bad = [o for o in outcomes if o.status != "graded" or o.score != o.max_score]
         if bad:
             print(f"  warning: {len(bad)} submission(s) not at full marks, e.g. {bad[0].submission.name}: {bad[0].why}")
-        print(f"    ({jobs} job(s): {used / elapsed:.2f} cores busy on average)")
+        if seconds is not None:
+            seconds.extend(o.seconds for o in outcomes if o.status == "graded")
+        if scheduler is None:  # a worker's processes are not this one's children: their time is not counted
+            print(f"    ({jobs} job(s): {used / elapsed:.2f} cores busy on average)")
         return elapsed / size
 
 
@@ -433,6 +441,34 @@ def bench_grading(lecture: str, size: int, floor: float, big_class: int) -> None
         print(f"  a class of {big_class} on 2 jobs, SQLite: {minutes:.1f} minutes (goal <= 10)")
 
 
+def bench_dask(lecture: str, size: int) -> None:
+    """Throughput of grading on Dask with one and with two local workers of one thread each."""
+    import grade_dask
+
+    sandbox = shutil.which("bwrap") is not None and os.geteuid() == 0
+    print(f"\ngrading on Dask, a class of {size} perfect submissions of {lecture} ({'sandboxed' if sandbox else 'unconfined'}; "
+          "a scheduler and workers of 1 thread, each its own process, on loopback)")
+    secret_before = os.environ.get("MLCOURSE_GRADING_SECRET")
+    os.environ["MLCOURSE_GRADING_SECRET"] = os.urandom(32).hex()  # the instructor's and the workers' secret
+    rates = {}
+    try:
+        for workers in (1, 2):
+            with tempfile.TemporaryDirectory(prefix="mlcourse-bench-dask-") as tmp, \
+                    grade_dask.local_cluster(Path(tmp), workers=workers) as cluster:
+                seconds = []
+                per = grade_class(lecture, size, workers, None, sandbox, scheduler=cluster.address, seconds=seconds)
+            rates[workers] = 60 / per
+            cost = statistics.mean(seconds) if seconds else float("nan")
+            print(f"  {workers} worker(s): {rates[workers]:6.1f} submissions per minute "
+                  f"({per:.2f} s per submission; a worker takes {cost:.2f} s for one, its nbgrader start included)"
+                  + (f", speed-up {rates[2] / rates[1]:.2f}x (at most 2 on 2 cores)" if workers == 2 else ""))
+    finally:
+        if secret_before is None:
+            os.environ.pop("MLCOURSE_GRADING_SECRET", None)
+        else:
+            os.environ["MLCOURSE_GRADING_SECRET"] = secret_before
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--class-size", type=int, default=40)
@@ -443,6 +479,8 @@ def main() -> None:
     parser.add_argument("--notebooks-only", nargs="*", metavar="LECTURE",
                         help="time only the solution notebooks (of these lectures, or all)")
     parser.add_argument("--grading-only", action="store_true", help="time only grading (part 3)")
+    parser.add_argument("--dask", action="store_true",
+                        help="also time grading on Dask with one and two local workers (part 4; needs dask[distributed])")
     args = parser.parse_args()
     notebooks = course.check_lectures(args.notebooks_only or [])   # an unknown name stops here, named
     course.check_lectures([args.lecture])
@@ -451,6 +489,8 @@ def main() -> None:
     if args.grading_only:
         bench_startup()
         bench_grading(args.lecture, args.class_size, floor, args.big_class)
+        if args.dask:
+            bench_dask(args.lecture, args.class_size)
         return
     print(f"each notebook: {ROUNDS} rounds of (the floor, then the notebook); medians of the seconds and of the ratios,")
     print("so that a machine whose speed drifts compares each run with a floor taken just before it")
@@ -479,6 +519,8 @@ def main() -> None:
     bench_startup()
     if not args.skip_grading:
         bench_grading(args.lecture, args.class_size, floor, args.big_class)
+    if args.dask:
+        bench_dask(args.lecture, args.class_size)
 
 
 if __name__ == "__main__":

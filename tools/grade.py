@@ -1,6 +1,6 @@
 """`make autograde`: grade every submission, confined, in parallel, safe to re-run.
 
-    python tools/grade.py [--lecture L] [--student S] [--jobs N] [--force] [--no-sandbox]
+    python tools/grade.py [--lecture L] [--student S] [--jobs N] [--force] [--no-sandbox] [--scheduler ADDR]
 
 For each folder submitted/<student>/<lecture>/ it
 1. stages a clean copy (build/grading/<student>/<lecture>/): the notebooks the lecture expects,
@@ -20,6 +20,8 @@ For each folder submitted/<student>/<lecture>/ it
 Several submissions are graded at once (--jobs, default: the number of cores), on the default SQLite
 gradebook (writers wait their turn, see SQLITE_BUSY_TIMEOUT) or on a server database
 (MLCOURSE_GRADEBOOK=postgresql://...), which several graders on several machines can share.
+With --scheduler tcp://host:8786 (or MLCOURSE_SCHEDULER) the grading of each submission goes to the
+workers of a Dask cluster instead, and this machine alone writes the gradebook (tools/grade_dask.py).
 """
 
 from __future__ import annotations
@@ -69,6 +71,7 @@ class Outcome:
     max_score: float | None = None
     hand: HandGrading | None = None  # the cells graded by hand (written answers)
     seconds: float = 0.0
+    worker: str = ""  # the Dask worker that graded it (tools/grade_dask.py); "" when graded here
 
 
 @dataclass
@@ -308,31 +311,34 @@ def job_uid():
         time.sleep(1)  # every one of them in use: wait for a job to end
 
 
-def grade_batch(root: Path, batch: list[tuple[Submission, str]], sandbox: bool) -> list[Outcome]:
+def grade_batch(root: Path, batch: list[tuple[Submission, str]], sandbox: bool, url: str | None = None) -> list[Outcome]:
     """Grade submissions of one lecture in one `nbgrader autograde` process (its start-up is paid
     once), its kernels as a user no other job has; a submission the batch could not grade is graded
-    again alone, and failures are its own."""
+    again alone, and failures are its own. ``url``: the gradebook (``gradebook_url(root)`` if None;
+    a Dask worker gives its private one)."""
+    extra = {"url": url} if url else {}
     try:
         if sandbox:
             with job_uid() as uid:
-                outcomes = run_nbgrader(root, batch, sandbox, uid)
+                outcomes = run_nbgrader(root, batch, sandbox, uid, **extra)
         else:
-            outcomes = run_nbgrader(root, batch, sandbox)
+            outcomes = run_nbgrader(root, batch, sandbox, **extra)
     except Exception as err:  # the grader itself failed: each submission gets its own try below
         outcomes = [Outcome(sub, "failed", f"{type(err).__name__}: {shown(str(err))[:200]}") for sub, _ in batch]
     if len(batch) > 1:
         stamps = dict((sub.name, stamp) for sub, stamp in batch)
         outcomes = [o if o.status != "failed" else grade_batch(root, [(o.submission, stamps[o.submission.name])],
-                                                                sandbox)[0] for o in outcomes]
+                                                                sandbox, **extra)[0] for o in outcomes]
     return outcomes
 
 
 STUDENT_START = re.compile(r"Creating/updating student with ID '([^']+)'")
 
 
-def run_nbgrader(root: Path, batch: list[tuple[Submission, str]], sandbox: bool, uid: int = NOBODY) -> list[Outcome]:
+def run_nbgrader(root: Path, batch: list[tuple[Submission, str]], sandbox: bool, uid: int = NOBODY,
+                 url: str | None = None) -> list[Outcome]:
     start = time.perf_counter()
-    url, lecture = gradebook_url(root), batch[0][0].lecture
+    url, lecture = url or gradebook_url(root), batch[0][0].lecture
     with tempfile.TemporaryDirectory(prefix="mlcourse-batch-") as tmp:
         folder = Path(tmp) / "submitted"  # only this batch's students, linked to their staged copies
         folder.mkdir()
@@ -473,14 +479,24 @@ def check_sandbox() -> None:
                  "(or, knowing the risk: make autograde SANDBOX=0)")
 
 
-def run(root: Path, lecture=None, student=None, jobs=None, force=False, sandbox=True, out=sys.stdout):
-    """Grade, print progress and a summary; return the outcomes."""
+def run(root: Path, lecture=None, student=None, jobs=None, force=False, sandbox=True, out=sys.stdout, scheduler=None):
+    """Grade, print progress and a summary; return the outcomes. ``scheduler``: the address of a Dask
+    scheduler whose workers grade (tools/grade_dask.py), else this machine does."""
     if not (root / "submitted").is_dir():
         sys.exit("nothing to grade: collect submissions into submitted/<student>/<lecture>/ first")
     if lecture and lecture not in lectures(root):
         sys.exit(f"unknown lecture {lecture}; the lectures are: {', '.join(lectures(root))}")
+    if scheduler:  # before anything is written: an unreachable scheduler stops here, named
+        import grade_dask
+
+        with grade_dask.connect(scheduler, out) as client:
+            return _run(root, lecture, student, jobs, force, sandbox, out, client)
     if sandbox:
         check_sandbox()
+    return _run(root, lecture, student, jobs, force, sandbox, out)
+
+
+def _run(root: Path, lecture, student, jobs, force, sandbox, out, client=None):
     subs, problems = discover(root, lecture, student)
     if not subs:
         sys.exit("no submission matches" + (f": {'; '.join(problems)}" if problems else ""))
@@ -506,6 +522,13 @@ def run(root: Path, lecture=None, student=None, jobs=None, force=False, sandbox=
             todo.append((sub, prepared))
     for k, o in enumerate(outcomes, 1):
         print(f"[{k}/{len(subs)}] {o.submission.name}: {o.status}{points(o)}", file=out, flush=True)
+    if client is not None:
+        import grade_dask
+
+        grade_dask.grade_on_cluster(client, root, todo, sandbox, outcomes, len(subs), out)
+        record_failures(root, outcomes)
+        summary(outcomes, problems, out)
+        return outcomes
     # Batches of one lecture each, of even sizes, at least two per job: every job stays busy to the end.
     batches = []
     for lecture in sorted({s.lecture for s, _ in todo}):
@@ -582,15 +605,17 @@ def _flag(root: Path, sub: Submission, flagged: bool) -> None:
 
 
 def summary(outcomes, problems, out) -> None:
-    rows = [("submission", "status", "autograded", "by hand", "notes")]
+    on_workers = any(o.worker for o in outcomes)  # graded on Dask: a column says by which worker
+    rows = [("submission", "status", "autograded", "by hand", *(["worker"] if on_workers else []), "notes")]
     for o in sorted(outcomes, key=lambda o: o.submission.name):
         auto = f"{o.score:g}/{o.max_score:g}" if o.score is not None else NOT_GRADED if o.status == "failed" else "-"
-        rows.append((o.submission.name, o.status, auto, str(o.hand or "-"), shown(o.why)))
-    rows += [("", "skipped", "-", "-", p) for p in problems]
-    widths = [max(len(r[k]) for r in rows) for k in range(4)]
+        rows.append((o.submission.name, o.status, auto, str(o.hand or "-"), *([o.worker or "-"] if on_workers else []),
+                     shown(o.why)))
+    rows += [("", "skipped", "-", "-", *(["-"] if on_workers else []), p) for p in problems]
+    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]) - 1)]
     print(file=out)
     for row in rows:
-        print("  ".join(f"{cell:<{w}}" for cell, w in zip(row, widths)) + "  " + row[4], file=out)
+        print("  ".join(f"{cell:<{w}}" for cell, w in zip(row, widths)) + "  " + row[-1], file=out)
     counts = {s: sum(o.status == s for o in outcomes) for s in ("graded", "unchanged", "failed")}
     print(f"\n{counts['graded']} graded, {counts['unchanged']} unchanged, {counts['failed']} failed, "
           f"{len(problems)} skipped", file=out)
@@ -616,8 +641,11 @@ def main(argv=None) -> None:
     parser.add_argument("--force", action="store_true", help="regrade even unchanged submissions")
     parser.add_argument("--no-sandbox", dest="sandbox", action="store_false",
                         help="run student code unconfined (only for code you trust)")
+    parser.add_argument("--scheduler", default=os.environ.get("MLCOURSE_SCHEDULER") or None, metavar="ADDR",
+                        help="grade on the workers of this Dask scheduler, e.g. tcp://host:8786 "
+                             "(default: $MLCOURSE_SCHEDULER; unset: on this machine)")
     args = parser.parse_args(argv)
-    outcomes = run(ROOT, args.lecture, args.student, args.jobs, args.force, args.sandbox)
+    outcomes = run(ROOT, args.lecture, args.student, args.jobs, args.force, args.sandbox, scheduler=args.scheduler)
     sys.exit(1 if any(o.status == "failed" for o in outcomes) else 0)
 
 
