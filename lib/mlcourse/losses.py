@@ -284,13 +284,15 @@ def _pair(y_hat, y):
 def squared_error(y_hat, y) -> np.ndarray:
     """``(y_hat - y)^2``, elementwise."""
     y_hat, y = _pair(y_hat, y)
-    return (y_hat - y) ** 2
+    d = np.subtract(y_hat, y, out=np.empty(y.shape))       # then in place: one array, not two
+    return np.multiply(d, d, out=d)[()]                     # [()]: a number for numbers
 
 
 def absolute_error(y_hat, y) -> np.ndarray:
     """``|y_hat - y|``, elementwise."""
     y_hat, y = _pair(y_hat, y)
-    return np.abs(y_hat - y)
+    d = np.subtract(y_hat, y, out=np.empty(y.shape))
+    return np.abs(d, out=d)[()]
 
 
 def pinball_error(y_hat, y, tau: float) -> np.ndarray:
@@ -300,8 +302,10 @@ def pinball_error(y_hat, y, tau: float) -> np.ndarray:
     y_hat, y = _pair(y_hat, y)
     if isinstance(tau, bool) or not isinstance(tau, (int, float, np.integer, np.floating)) or not 0 < tau < 1:
         raise ValueError(f"tau must be a number strictly between 0 and 1; got {tau!r}")
-    u = y - y_hat
-    return np.maximum(tau * u, (tau - 1) * u)
+    u = np.subtract(y, y_hat, out=np.empty(y.shape))
+    over = u * (tau - 1)                                    # the too-high side; then the too-low side in place
+    u *= tau
+    return np.maximum(u, over, out=u)[()]
 
 
 def zero_one_error(y_hat, y) -> np.ndarray:
