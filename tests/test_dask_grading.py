@@ -16,11 +16,10 @@ import shutil
 import socket
 import time
 
-import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from conftest import ROOT, nbgrader_meta, scratch_course
+from conftest import ROOT, hand_in, scratch_course
 
 import course
 import grade
@@ -57,20 +56,7 @@ def make_class(folder):
     folder.mkdir(parents=True, exist_ok=True)
     root = scratch_course(folder)
     course.nbgrader("generate_assignment", LECTURE, "--log-level=WARN", root=root)
-    for path in sorted((ROOT / "solutions" / LECTURE).glob("*.ipynb")):
-        solution = nbformat.read(path, as_version=4)
-        release = nbformat.read(root / "notebooks" / LECTURE / path.name, as_version=4)
-        filled = course.filled_release(release, solution)
-        wrong = nbformat.from_dict(filled)
-        first = next(nbgrader_meta(c)["grade_id"] for c in solution.cells
-                     if c.cell_type == "code" and nbgrader_meta(c).get("solution"))
-        for cell, original in zip(wrong.cells, release.cells):
-            if nbgrader_meta(cell).get("grade_id") == first:
-                cell.source = original.source
-        for student, nb in zip(STUDENTS, (filled, release, wrong)):
-            target = root / "submitted" / student / LECTURE / path.name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            nbformat.write(nb, target)
+    hand_in(root, LECTURE, STUDENTS[:3])
     (root / "submitted" / "no_notebook" / LECTURE).mkdir(parents=True)
     (root / "submitted" / "no_notebook" / LECTURE / "answers.txt").write_text("I wrote my answers here\n")
     return root

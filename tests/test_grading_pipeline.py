@@ -19,10 +19,9 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from conftest import LECTURES, ROOT, nbgrader_meta, scratch_course
+from conftest import LECTURES, ROOT, first_exercise, hand_in, nbgrader_meta, scratch_course
 
 import course
-from course import filled_release
 import grade
 from test_instructor_output import scripts, table
 
@@ -33,32 +32,12 @@ SANDBOX = shutil.which("bwrap") is not None and os.geteuid() == 0
 STUDENTS = ("filled", "untouched", "one_wrong")
 
 
-def first_exercise(nb):
-    """grade_id and points of the first code answer cell and the test cell that follows it."""
-    for cell, after in zip(nb.cells, nb.cells[1:]):
-        if cell.cell_type == "code" and nbgrader_meta(cell).get("solution") and nbgrader_meta(after).get("grade"):
-            return nbgrader_meta(cell)["grade_id"], nbgrader_meta(after)["points"]
-    raise AssertionError("no code exercise found")
-
-
 @pytest.fixture(scope="module")
 def graded_course(tmp_path_factory):
     root = scratch_course(tmp_path_factory.mktemp("course"), copy_solutions=True)
     for name in LECTURES:
         course.nbgrader("generate_assignment", name, "--log-level=WARN", root=root)
-        for sol_path in sorted((root / "solutions" / name).glob("*.ipynb")):
-            solution = nbformat.read(sol_path, as_version=4)
-            release = nbformat.read(root / "notebooks" / name / sol_path.name, as_version=4)
-            filled = filled_release(release, solution)
-            wrong = nbformat.from_dict(filled)
-            wrong_id, _ = first_exercise(solution)
-            for cell, original in zip(wrong.cells, release.cells):
-                if nbgrader_meta(cell).get("grade_id") == wrong_id:
-                    cell.source = original.source
-            for student, nb in zip(STUDENTS, (filled, release, wrong)):
-                target = root / "submitted" / student / name / sol_path.name
-                target.parent.mkdir(parents=True, exist_ok=True)
-                nbformat.write(nb, target)
+        hand_in(root, name, STUDENTS)
     out = io.StringIO()
     outcomes = grade.run(root, sandbox=SANDBOX, out=out)
     assert all(o.status == "graded" for o in outcomes), [(o.submission.name, o.why) for o in outcomes]

@@ -544,15 +544,22 @@ def _run(root: Path, lecture, student, jobs, force, sandbox, out, client=None):
         for future in as_completed(futures):
             for o in future.result():
                 outcomes.append(o)
-                k, graded = len(outcomes), graded + 1
-                elapsed = time.perf_counter() - start
-                left = len(todo) - graded
-                eta = f", about {elapsed / graded * left:.0f} s left" if left else ""
-                print(f"[{k}/{len(subs)}] {o.submission.name}: {o.status}{points(o)} ({o.seconds:.1f} s); "
-                      f"{len(subs) - k} left, {elapsed:.0f} s elapsed{eta}", file=out, flush=True)
+                graded += 1
+                progress(o, len(outcomes), len(subs), graded, len(todo), start, out)
     record_failures(root, outcomes)
     summary(outcomes, problems, out)
     return outcomes
+
+
+def progress(o: Outcome, k: int, total: int, graded: int, to_grade: int, start: float, out) -> None:
+    """The line for the k-th of ``total`` outcomes, the ``graded``-th of ``to_grade`` graded in this run
+    (started at ``start``): its status and points, how long it took (and on which Dask worker), and the time left."""
+    elapsed = time.perf_counter() - start
+    left = to_grade - graded
+    eta = f", about {elapsed / graded * left:.0f} s left" if left else ""
+    where = f" on {shown(o.worker)}" if o.worker else ""
+    print(f"[{k}/{total}] {o.submission.name}: {o.status}{points(o)} ({o.seconds:.1f} s{where}); "
+          f"{total - k} left, {elapsed:.0f} s elapsed{eta}", file=out, flush=True)
 
 
 def points(o: Outcome) -> str:

@@ -190,13 +190,8 @@ def grade_on_cluster(client, root: Path, todo, sandbox: bool, outcomes: list, to
                 o = grade.Outcome(sub, "failed", f"its result could not be recorded: {type(err).__name__}: "
                                   f"{shown(str(err))[:200]}", worker=result.get("worker", ""))
             outcomes.append(o)
-            k, graded = len(outcomes), graded + 1
-            elapsed = time.perf_counter() - start
-            left = len(todo) - graded
-            eta = f", about {elapsed / graded * left:.0f} s left" if left else ""
-            print(f"[{k}/{total}] {o.submission.name}: {o.status}{grade.points(o)} ({o.seconds:.1f} s"
-                  + (f" on {shown(o.worker)}" if o.worker else "") + f"); {total - k} left, {elapsed:.0f} s "
-                  f"elapsed{eta}", file=out, flush=True)
+            graded += 1
+            grade.progress(o, len(outcomes), total, graded, len(todo), start, out)
 
 
 def record(root: Path, sub: Submission, stamp: str, result: dict) -> grade.Outcome:
