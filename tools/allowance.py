@@ -271,8 +271,19 @@ del _withdraw
 def grading_library(root: Path, allowance: Allowance) -> tuple[Path, "Site"]:
     """The copy of lib/ the grading kernel imports, and what of the environment it sees (``kernel_site``).
 
-    Built once per content under build/grading-lib/, compiled, readable by all."""
+    Built once per content under build/grading-lib/, compiled, readable by all; found again by an index
+    of what it was built from (the allowance, the site, the library's files), without parsing the library."""
     library = root / "lib" / "mlcourse"
+    site = kernel_site(tuple(sorted(allowance.packages)))
+    inputs = hashlib.sha256(json.dumps([allowance.allows, allowance.lacks, str(site.folder), site.entries,
+                                        [str(p) for p in site.hidden]]).encode())
+    for path in sorted(library.rglob("*.py")):
+        inputs.update(str(path.relative_to(library)).encode() + b"\0" + path.read_bytes())
+    index = root / "build" / "grading-lib" / "index" / inputs.hexdigest()[:24]
+    if index.is_file():
+        built = index.parent.parent / index.read_text().strip()
+        if (built / "mlcourse").is_dir():
+            return built, site
     modules = read_library(library)
     keep, loaded = library_closure(modules, allowance.library)
     twins = set()
@@ -289,7 +300,6 @@ def grading_library(root: Path, allowance: Allowance) -> tuple[Path, "Site"]:
     if others:
         raise ValueError(f"kernel_lacks: {', '.join(others)}: the kernel has only what kernel_allows names, so "
                          "packages need not be withheld")
-    site = kernel_site(tuple(sorted(allowance.packages)))
     kept = sorted(f"{m}.{n}" for m, n in keep)
     digest = hashlib.sha256(json.dumps([kept, sorted(loaded), sorted(twins), numpy, site.entries,
                                         [str(p) for p in site.hidden]]).encode())  # (not site.others: not in the copy)
@@ -321,6 +331,10 @@ def grading_library(root: Path, allowance: Allowance) -> tuple[Path, "Site"]:
             staging.rename(target)
         except OSError:  # built by another grader at the same time
             shutil.rmtree(staging, ignore_errors=True)
+    index.parent.mkdir(parents=True, exist_ok=True)
+    written = index.with_name(f"{index.name}.{os.getpid()}")
+    written.write_text(target.name)
+    written.replace(index)  # atomic: a grader reading it at the same time sees all of it or nothing
     return target, site
 
 
@@ -373,11 +387,35 @@ def distributions_needed(names) -> dict[str, metadata.Distribution]:
     return found
 
 
+SITES = "MLCOURSE_KERNEL_SITES"  # a file of kernel_site's answers, made by `make autograde` for its graders
+
+
+def share_kernel_sites(packages_of_lectures, folder: Path) -> dict[str, str]:
+    """Work out ``kernel_site`` once for each lecture's packages, into a file in ``folder``; the environment
+    (SITES) with which the nbgrader processes of this grading run read it instead of working it out
+    each (a second each: the walk through /usr and the distributions' metadata)."""
+    answers = {}
+    for packages in {tuple(sorted(p)) for p in packages_of_lectures}:
+        site = kernel_site(packages)
+        answers[json.dumps(packages)] = {"folder": str(site.folder), "entries": site.entries,
+                                         "hidden": [str(p) for p in site.hidden],
+                                         "others": [str(p) for p in site.others]}
+    path = folder / "kernel-sites.json"
+    path.write_text(json.dumps(answers))
+    return {SITES: str(path)}
+
+
 @functools.lru_cache(maxsize=None)
 def kernel_site(packages: tuple[str, ...]) -> Site:
     """The site-packages entries of what the kernel needs and of ``packages`` (``scipy.special``), with
     what each requires; and, of a package allowed only in part, the subpackages importing the allowed
-    parts does not load."""
+    parts does not load. (Read from the file SITES names when this grading run worked it out already.)"""
+    shared = os.environ.get(SITES)
+    if shared and Path(shared).is_file():
+        known = json.loads(Path(shared).read_text()).get(json.dumps(list(packages)))
+        if known is not None:
+            return Site(Path(known["folder"]), known["entries"], [Path(p) for p in known["hidden"]],
+                        [Path(p) for p in known["others"]])
     folder = Path(next(p for p in sys.path if p.endswith("site-packages") and Path(p).is_dir())).resolve()
     owners = metadata.packages_distributions()
     wanted = list(KERNEL_NEEDS)

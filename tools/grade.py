@@ -539,7 +539,9 @@ def _run(root: Path, lecture, student, jobs, force, sandbox, out, client=None):
         print(f"grading {len(todo)} submission(s) with {jobs} job(s), in {len(batches)} batch(es); "
               f"each takes a kernel's start and every cell of its notebooks; logs in logs/autograde/", file=out, flush=True)
     start, graded = time.perf_counter(), 0
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
+    with tempfile.TemporaryDirectory(prefix="mlcourse-sites-") as shared, \
+            environment(shared_kernel_sites(root, {s.lecture for s, _ in todo}, Path(shared))), \
+            ThreadPoolExecutor(max_workers=jobs) as pool:
         futures = [pool.submit(grade_batch, root, batch, sandbox) for batch in batches]
         for future in as_completed(futures):
             for o in future.result():
@@ -549,6 +551,35 @@ def _run(root: Path, lecture, student, jobs, force, sandbox, out, client=None):
     record_failures(root, outcomes)
     summary(outcomes, problems, out)
     return outcomes
+
+
+def shared_kernel_sites(root: Path, names, folder: Path) -> dict[str, str]:
+    """What the sandbox shows of the environment, worked out once for the lectures of this run and read by
+    every batch's nbgrader (allowance.share_kernel_sites), not once per batch; {} if it cannot be (each
+    batch then works it out, and names what is wrong)."""
+    import allowance
+
+    try:
+        packages = [allowance.Allowance.of(nbformat.read(path, as_version=4).metadata).packages
+                    for name in sorted(names) for path in sorted((root / "solutions" / name).glob("*.ipynb"))]
+        return allowance.share_kernel_sites(packages, folder)
+    except Exception:
+        return {}
+
+
+@contextmanager
+def environment(values: dict[str, str]):
+    """``values`` set in os.environ (for the graders this process starts) while the block runs."""
+    before = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for k, v in before.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 def progress(o: Outcome, k: int, total: int, graded: int, to_grade: int, start: float, out) -> None:
