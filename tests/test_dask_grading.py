@@ -41,13 +41,8 @@ SECRET = "5e" * 32  # the grading secret of the instructor and of every worker, 
 def grading_secret():
     """One secret for the instructor's grading here and for the workers (which get it by their
     environment, as a worker may: docs/instructors.md)."""
-    before = os.environ.get("MLCOURSE_GRADING_SECRET")
-    os.environ["MLCOURSE_GRADING_SECRET"] = SECRET
-    yield SECRET
-    if before is None:
-        os.environ.pop("MLCOURSE_GRADING_SECRET", None)
-    else:
-        os.environ["MLCOURSE_GRADING_SECRET"] = before
+    with grade.environment({"MLCOURSE_GRADING_SECRET": SECRET}):
+        yield SECRET
 
 
 def make_class(folder):

@@ -387,10 +387,7 @@ def grade_class(lecture: str, size: int, jobs: int, db_url: str | None, sandbox:
         shutil.copy(ROOT / "nbgrader_config.py", root)
         (root / "tools").symlink_to(ROOT / "tools")
         (root / "solutions").symlink_to(ROOT / "solutions")
-        env_before = os.environ.get("MLCOURSE_GRADEBOOK")
-        if db_url:
-            os.environ["MLCOURSE_GRADEBOOK"] = db_url
-        try:
+        with grade.environment({"MLCOURSE_GRADEBOOK": db_url} if db_url else {}):
             course.nbgrader("generate_assignment", lecture, "--log-level=WARN", root=root)
             for path in sorted((ROOT / "solutions" / lecture).glob("*.ipynb")):
                 solution = nbformat.read(path, as_version=4)
@@ -404,11 +401,6 @@ def grade_class(lecture: str, size: int, jobs: int, db_url: str | None, sandbox:
             outcomes = grade.run(root, lecture=lecture, jobs=jobs, sandbox=sandbox, out=io.StringIO(), scheduler=scheduler)
             elapsed, after = time.perf_counter() - start, os.times()
             used = sum(after[:4]) - sum(cpu[:4])  # this process and the graders and kernels it waited for
-        finally:
-            if env_before is None:
-                os.environ.pop("MLCOURSE_GRADEBOOK", None)
-            else:
-                os.environ["MLCOURSE_GRADEBOOK"] = env_before
         bad = [o for o in outcomes if o.status != "graded" or o.score != o.max_score]
         if bad:
             print(f"  warning: {len(bad)} submission(s) not at full marks, e.g. {bad[0].submission.name}: {bad[0].why}")
@@ -443,15 +435,14 @@ def bench_grading(lecture: str, size: int, floor: float, big_class: int) -> None
 
 def bench_dask(lecture: str, size: int) -> None:
     """Throughput of grading on Dask with one and with two local workers of one thread each."""
+    import grade
     import grade_dask
 
     sandbox = shutil.which("bwrap") is not None and os.geteuid() == 0
     print(f"\ngrading on Dask, a class of {size} perfect submissions of {lecture} ({'sandboxed' if sandbox else 'unconfined'}; "
           "a scheduler and workers of 1 thread, each its own process, on loopback)")
-    secret_before = os.environ.get("MLCOURSE_GRADING_SECRET")
-    os.environ["MLCOURSE_GRADING_SECRET"] = os.urandom(32).hex()  # the instructor's and the workers' secret
     rates = {}
-    try:
+    with grade.environment({"MLCOURSE_GRADING_SECRET": os.urandom(32).hex()}):  # the instructor's and the workers'
         for workers in (1, 2):
             with tempfile.TemporaryDirectory(prefix="mlcourse-bench-dask-") as tmp, \
                     grade_dask.local_cluster(Path(tmp), workers=workers) as cluster:
@@ -462,11 +453,6 @@ def bench_dask(lecture: str, size: int) -> None:
             print(f"  {workers} worker(s): {rates[workers]:6.1f} submissions per minute "
                   f"({per:.2f} s per submission; a worker takes {cost:.2f} s for one, its nbgrader start included)"
                   + (f", speed-up {rates[2] / rates[1]:.2f}x (at most 2 on 2 cores)" if workers == 2 else ""))
-    finally:
-        if secret_before is None:
-            os.environ.pop("MLCOURSE_GRADING_SECRET", None)
-        else:
-            os.environ["MLCOURSE_GRADING_SECRET"] = secret_before
 
 
 def main() -> None:

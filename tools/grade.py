@@ -510,7 +510,7 @@ def _run(root: Path, lecture, student, jobs, force, sandbox, out, client=None):
     add_students(url, sorted({s.student for s in subs}), root, subs)
     print(f"staging {len(subs)} submission(s) (a clean copy of each, compared with its last grading)...",
           file=out, flush=True)
-    outcomes, start, todo = [], time.perf_counter(), []
+    outcomes, todo = [], []
     for sub in subs:
         try:
             prepared = prepare(root, sub, force)
@@ -526,15 +526,28 @@ def _run(root: Path, lecture, student, jobs, force, sandbox, out, client=None):
         import grade_dask
 
         grade_dask.grade_on_cluster(client, root, todo, sandbox, outcomes, len(subs), out)
-        record_failures(root, outcomes)
-        summary(outcomes, problems, out)
-        return outcomes
-    # Batches of one lecture each, of even sizes, at least two per job: every job stays busy to the end.
+    else:
+        grade_here(root, todo, jobs, sandbox, outcomes, len(subs), out)
+    record_failures(root, outcomes)
+    summary(outcomes, problems, out)
+    return outcomes
+
+
+def batches_of(todo: list, slots: int) -> list[list]:
+    """``todo`` in batches of one lecture each, of even sizes up to BATCH, at least two per slot (a job,
+    or a Dask worker's thread) where there are enough: every slot stays busy to the end."""
     batches = []
     for lecture in sorted({s.lecture for s, _ in todo}):
         items = [t for t in todo if t[0].lecture == lecture]
-        count = min(len(items), max(-(-len(items) // BATCH), 2 * jobs))
+        count = min(len(items), max(-(-len(items) // BATCH), 2 * slots))
         batches += [items[k * len(items) // count:(k + 1) * len(items) // count] for k in range(count)]
+    return batches
+
+
+def grade_here(root: Path, todo, jobs: int, sandbox: bool, outcomes: list, total: int, out) -> None:
+    """Grade ``todo`` (submission, fingerprint) on this machine, ``jobs`` batches at once, printing progress;
+    the outcomes are appended to ``outcomes``."""
+    batches = batches_of(todo, jobs)
     if todo:
         print(f"grading {len(todo)} submission(s) with {jobs} job(s), in {len(batches)} batch(es); "
               f"each takes a kernel's start and every cell of its notebooks; logs in logs/autograde/", file=out, flush=True)
@@ -547,10 +560,7 @@ def _run(root: Path, lecture, student, jobs, force, sandbox, out, client=None):
             for o in future.result():
                 outcomes.append(o)
                 graded += 1
-                progress(o, len(outcomes), len(subs), graded, len(todo), start, out)
-    record_failures(root, outcomes)
-    summary(outcomes, problems, out)
-    return outcomes
+                progress(o, len(outcomes), total, graded, len(todo), start, out)
 
 
 def shared_kernel_sites(root: Path, names, folder: Path) -> dict[str, str]:

@@ -140,19 +140,13 @@ def staged_files(root: Path, sub: Submission) -> tuple[tuple[str, bytes], ...]:
 
 
 def tasks(root: Path, todo, sandbox: bool, slots: int) -> list[Task]:
-    """The submissions to grade, in tasks of one lecture each, of even sizes (up to grade.BATCH), at least
-    two per worker thread so that every thread stays busy to the end (as grade.run batches them)."""
+    """The submissions to grade, in tasks of one lecture each, batched as grading here batches them
+    (``grade.batches_of``, with the cluster's threads as the slots)."""
     check = secret_check(grading_secret(root))
-    out = []
-    for lecture in sorted({s.lecture for s, _ in todo}):
-        digest = folder_digest(root / "solutions" / lecture)
-        items = [Item(s.student, s.lecture, tuple(s.notes), staged_files(root, s), stamp)
-                 for s, stamp in todo if s.lecture == lecture]
-        count = min(len(items), max(-(-len(items) // grade.BATCH), 2 * slots))
-        for k in range(count):
-            part = tuple(items[k * len(items) // count:(k + 1) * len(items) // count])
-            out.append(Task(lecture, part, digest, check, sandbox))
-    return out
+    digests = {lecture: folder_digest(root / "solutions" / lecture) for lecture in {s.lecture for s, _ in todo}}
+    return [Task(batch[0][0].lecture, tuple(Item(s.student, s.lecture, tuple(s.notes), staged_files(root, s), stamp)
+                                            for s, stamp in batch), digests[batch[0][0].lecture], check, sandbox)
+            for batch in grade.batches_of(todo, slots)]
 
 
 def grade_on_cluster(client, root: Path, todo, sandbox: bool, outcomes: list, total: int, out=sys.stdout) -> None:
@@ -462,12 +456,14 @@ def local_cluster(folder: Path, workers: int = 2, nthreads: int = 1, env: dict |
         scheduler = start(["scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
                            "--scheduler-file", str(address_file)], "scheduler")
         deadline = time.monotonic() + 60
-        while not address_file.is_file() or not address_file.read_text().strip():
-            if scheduler.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the scheduler did not start: {(folder / 'scheduler.log').read_text()[-2000:]}")
-            time.sleep(0.1)
-        time.sleep(0.1)  # the file is written at once, but be sure it is whole
-        address = json.loads(address_file.read_text())["address"]
+        address = None
+        while address is None:
+            try:
+                address = json.loads(address_file.read_text())["address"]
+            except (OSError, ValueError, KeyError):  # not there yet, or not yet whole
+                if scheduler.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"the scheduler did not start: {(folder / 'scheduler.log').read_text()[-2000:]}")
+                time.sleep(0.1)
         started = [start(["worker", address, "--host", "127.0.0.1", "--nthreads", str(nthreads), "--no-nanny",
                           "--no-dashboard", "--preload", "grade_dask", "--name", f"worker-{k}",
                           "--local-directory", str(folder / f"worker-{k}")], f"worker-{k}")
